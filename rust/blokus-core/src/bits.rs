@@ -1,0 +1,157 @@
+//! A fixed-width bitset over the cells of a board.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
+
+/// Number of 64-bit words in a [`Bits`]; boards hold at most `64 * WORDS` cells.
+pub const WORDS: usize = 8;
+/// The largest number of cells a board may have.
+pub const MAX_CELLS: usize = 64 * WORDS;
+
+/// A set of cells, one bit per cell index.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
+pub struct Bits(pub [u64; WORDS]);
+
+impl Bits {
+    /// The empty set.
+    pub const EMPTY: Bits = Bits([0; WORDS]);
+
+    /// A set holding the given cells.
+    pub fn from_cells<I: IntoIterator<Item = usize>>(cells: I) -> Bits {
+        let mut b = Bits::EMPTY;
+        for c in cells {
+            b.insert(c);
+        }
+        b
+    }
+
+    /// Adds a cell.
+    #[inline]
+    pub fn insert(&mut self, cell: usize) {
+        self.0[cell >> 6] |= 1u64 << (cell & 63);
+    }
+
+    /// Removes a cell.
+    #[inline]
+    pub fn remove(&mut self, cell: usize) {
+        self.0[cell >> 6] &= !(1u64 << (cell & 63));
+    }
+
+    /// Whether the cell is in the set.
+    #[inline]
+    pub fn contains(&self, cell: usize) -> bool {
+        self.0[cell >> 6] >> (cell & 63) & 1 != 0
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// Whether the two sets share a cell.
+    #[inline]
+    pub fn intersects(&self, other: &Bits) -> bool {
+        self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
+    }
+
+    /// Number of cells in the set.
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The cells in increasing order.
+    #[inline]
+    pub fn iter(&self) -> BitsIter {
+        BitsIter {
+            words: self.0,
+            word: 0,
+        }
+    }
+}
+
+/// Iterator over the cells of a [`Bits`], in increasing order.
+pub struct BitsIter {
+    words: [u64; WORDS],
+    word: usize,
+}
+
+impl Iterator for BitsIter {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.word < WORDS {
+            let w = self.words[self.word];
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                return Some(self.word * 64 + w.trailing_zeros() as usize);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+impl BitAnd for Bits {
+    type Output = Bits;
+    #[inline]
+    fn bitand(mut self, rhs: Bits) -> Bits {
+        self &= rhs;
+        self
+    }
+}
+
+impl BitOr for Bits {
+    type Output = Bits;
+    #[inline]
+    fn bitor(mut self, rhs: Bits) -> Bits {
+        self |= rhs;
+        self
+    }
+}
+
+impl BitAndAssign for Bits {
+    #[inline]
+    fn bitand_assign(&mut self, rhs: Bits) {
+        for (a, b) in self.0.iter_mut().zip(rhs.0.iter()) {
+            *a &= b;
+        }
+    }
+}
+
+impl BitOrAssign for Bits {
+    #[inline]
+    fn bitor_assign(&mut self, rhs: Bits) {
+        for (a, b) in self.0.iter_mut().zip(rhs.0.iter()) {
+            *a |= b;
+        }
+    }
+}
+
+impl Not for Bits {
+    type Output = Bits;
+    #[inline]
+    fn not(mut self) -> Bits {
+        for a in self.0.iter_mut() {
+            *a = !*a;
+        }
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_operations_follow_the_cells() {
+        let a = Bits::from_cells([0, 63, 64, 511]);
+        let b = Bits::from_cells([63, 100]);
+        assert_eq!((a & b).iter().collect::<Vec<_>>(), vec![63]);
+        assert_eq!((a | b).count(), 5);
+        assert!(a.intersects(&b));
+        assert!(!a.intersects(&Bits::from_cells([1, 2])));
+        assert_eq!(a.iter().collect::<Vec<_>>(), vec![0, 63, 64, 511]);
+        assert!((!Bits::EMPTY).contains(300));
+    }
+}

@@ -1,0 +1,102 @@
+//! Whole games played inside Rust: uniform random or greedy, on one or many threads.
+
+use std::sync::Arc;
+
+use crate::position::{Position, NO_COLOR};
+use crate::rng::Rng;
+use crate::score;
+use crate::table::Tables;
+use crate::variant::Scoring;
+
+/// How a colour chooses its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly among the legal moves.
+    Uniform,
+    /// Uniformly among the legal moves of the largest piece.
+    Greedy,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Placements in order of play.
+    pub moves: Vec<u32>,
+    /// Advanced points per colour.
+    pub points: Vec<i32>,
+}
+
+/// The seed of game `index` of a run, so that each game is the same however games are split
+/// over threads.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17)
+}
+
+/// Plays one game from the empty board.
+pub fn play_game(
+    t: &Tables,
+    rng: &mut Rng,
+    policy: Policy,
+    buf: &mut Vec<u32>,
+    keep_moves: bool,
+) -> GameRecord {
+    let mut pos = Position::start(t);
+    let mut moves = Vec::new();
+    while pos.to_move != NO_COLOR {
+        buf.clear();
+        pos.legal_moves_into(t, buf);
+        let id = match policy {
+            Policy::Uniform => buf[rng.below(buf.len() as u64) as usize],
+            Policy::Greedy => {
+                let size = |id: u32| t.placements[id as usize].len;
+                let best = buf
+                    .iter()
+                    .map(|&id| size(id))
+                    .max()
+                    .expect("a colour to move has a move");
+                buf.retain(|&id| size(id) == best);
+                buf[rng.below(buf.len() as u64) as usize]
+            }
+        };
+        if keep_moves {
+            moves.push(id);
+        }
+        pos.play(t, id);
+    }
+    GameRecord {
+        moves,
+        points: score::points(t, &pos, Scoring::Advanced),
+    }
+}
+
+/// Plays `games` games on `threads` threads; game `i` uses [`game_seed`]`(seed, i)`, so the
+/// records are the same for any number of threads.
+pub fn selfplay(
+    t: &Arc<Tables>,
+    games: usize,
+    seed: u64,
+    threads: usize,
+    policy: Policy,
+    keep_moves: bool,
+) -> Vec<GameRecord> {
+    let threads = threads.clamp(1, games.max(1));
+    let mut records: Vec<Option<GameRecord>> = vec![None; games];
+    let chunk = games.div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        for (k, slot) in records.chunks_mut(chunk).enumerate() {
+            let t = Arc::clone(t);
+            s.spawn(move || {
+                let mut buf = Vec::with_capacity(2048);
+                for (j, r) in slot.iter_mut().enumerate() {
+                    let i = (k * chunk + j) as u64;
+                    let mut rng = Rng::new(game_seed(seed, i));
+                    *r = Some(play_game(&t, &mut rng, policy, &mut buf, keep_moves));
+                }
+            });
+        }
+    });
+    records
+        .into_iter()
+        .map(|r| r.expect("every game was played"))
+        .collect()
+}

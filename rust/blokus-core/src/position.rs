@@ -1,0 +1,298 @@
+//! The position: per-colour bitsets, the rules of placement, and move generation.
+
+use crate::bits::Bits;
+use crate::table::Tables;
+use crate::variant::{MAX_COLORS, MAX_PIECES};
+
+/// Marker for "nobody to move": the game is over.
+pub const NO_COLOR: u8 = u8::MAX;
+
+/// A position. Small and `Copy`: undo restores a snapshot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Cells covered by any colour.
+    pub occupied: Bits,
+    /// Cells covered by each colour.
+    pub cells: [Bits; MAX_COLORS],
+    /// Cells a colour may not cover: occupied, or sharing an edge with its own cells.
+    pub forbidden: [Bits; MAX_COLORS],
+    /// Cells a colour's next piece may attach through: corner neighbours of its cells, or its
+    /// start points before its first piece (minus `forbidden` when used).
+    pub attach: [Bits; MAX_COLORS],
+    /// Copies left of each piece, per colour.
+    pub left: [[u8; MAX_PIECES]; MAX_COLORS],
+    /// Bit `p` set when piece `p` has a copy left, per colour.
+    pub available: [u32; MAX_COLORS],
+    /// Pieces placed per colour.
+    pub placed: [u8; MAX_COLORS],
+    /// Last piece placed per colour (meaningful when `placed > 0`).
+    pub last_piece: [u8; MAX_COLORS],
+    /// Bit `c` set when colour `c` can no longer move.
+    pub out: u8,
+    /// Colour to move, or [`NO_COLOR`] when the game is over.
+    pub to_move: u8,
+    /// Zobrist hash of the cells of each colour and the colour to move.
+    pub hash: u64,
+}
+
+/// Why a placement is not legal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    /// Nobody can move any more.
+    GameOver,
+    /// The colour has no copy of the piece left.
+    PieceUsed {
+        /// Piece index.
+        piece: usize,
+    },
+    /// A cell is already covered.
+    Overlap {
+        /// The first covered cell.
+        cell: usize,
+    },
+    /// A cell shares an edge with the colour's own pieces.
+    OwnEdge {
+        /// The first such cell.
+        cell: usize,
+    },
+    /// The first piece covers no start point available to the colour.
+    NoStartPoint,
+    /// The piece touches no piece of its colour at a corner.
+    NoCornerContact,
+}
+
+fn zobrist(placement_cell: u64, color: u64) -> u64 {
+    // SplitMix64 of (cell, colour): a fixed pseudo-random key without a table.
+    let mut z = placement_cell
+        .wrapping_mul(8)
+        .wrapping_add(color)
+        .wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Position {
+    /// The empty board with colour 0 to move.
+    pub fn start(t: &Tables) -> Position {
+        let v = &t.variant;
+        let mut left = [[0u8; MAX_PIECES]; MAX_COLORS];
+        let mut available = [0u32; MAX_COLORS];
+        for c in 0..v.num_colors() {
+            for (p, piece) in v.pieces.iter().enumerate() {
+                left[c][p] = piece.copies;
+                available[c] |= 1 << p;
+            }
+        }
+        let mut attach = [Bits::EMPTY; MAX_COLORS];
+        attach[..v.num_colors()].copy_from_slice(&v.start_points);
+        let mut pos = Position {
+            occupied: Bits::EMPTY,
+            cells: [Bits::EMPTY; MAX_COLORS],
+            forbidden: [Bits::EMPTY; MAX_COLORS],
+            attach,
+            left,
+            available,
+            placed: [0; MAX_COLORS],
+            last_piece: [0; MAX_COLORS],
+            out: 0,
+            to_move: NO_COLOR,
+            hash: 0,
+        };
+        pos.advance_from(t, v.num_colors() - 1);
+        pos
+    }
+
+    /// Whether nobody can move.
+    pub fn is_game_over(&self) -> bool {
+        self.to_move == NO_COLOR
+    }
+
+    /// Calls `f` with every legal placement of `color`, each once; stops early when `f` returns
+    /// `false`. Returns `false` if stopped early.
+    #[inline]
+    pub fn for_each_move<F: FnMut(u32) -> bool>(&self, t: &Tables, color: usize, mut f: F) -> bool {
+        let mut blocked = self.forbidden[color];
+        let candidates = self.attach[color] & !blocked;
+        let available = self.available[color];
+        for cell in candidates.iter() {
+            let mut pieces = available;
+            while pieces != 0 {
+                let piece = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                for &id in t.covering(cell, piece) {
+                    if !t.placements[id as usize].mask.intersects(&blocked) && !f(id) {
+                        return false;
+                    }
+                }
+            }
+            // Placements through this cell are done; later cells must not list them again.
+            blocked.insert(cell);
+        }
+        true
+    }
+
+    /// Appends the legal placements of the colour to move to `out`.
+    pub fn legal_moves_into(&self, t: &Tables, out: &mut Vec<u32>) {
+        if self.to_move != NO_COLOR {
+            self.for_each_move(t, self.to_move as usize, |id| {
+                out.push(id);
+                true
+            });
+        }
+    }
+
+    /// The legal placements of the colour to move.
+    pub fn legal_moves(&self, t: &Tables) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.legal_moves_into(t, &mut out);
+        out
+    }
+
+    /// Number of legal placements of the colour to move, without building a list.
+    pub fn count_moves(&self, t: &Tables) -> usize {
+        let mut n = 0;
+        if self.to_move != NO_COLOR {
+            self.for_each_move(t, self.to_move as usize, |_| {
+                n += 1;
+                true
+            });
+        }
+        n
+    }
+
+    /// Whether `color` has any legal placement.
+    pub fn has_move(&self, t: &Tables, color: usize) -> bool {
+        !self.for_each_move(t, color, |_| false)
+    }
+
+    /// The `k`-th legal placement (in generation order) of the colour to move.
+    pub fn nth_move(&self, t: &Tables, k: usize) -> Option<u32> {
+        let mut i = 0;
+        let mut found = None;
+        if self.to_move != NO_COLOR {
+            self.for_each_move(t, self.to_move as usize, |id| {
+                if i == k {
+                    found = Some(id);
+                    return false;
+                }
+                i += 1;
+                true
+            });
+        }
+        found
+    }
+
+    /// Why placement `id` is not legal for the colour to move, or `None` if it is legal.
+    pub fn why_illegal(&self, t: &Tables, id: u32) -> Option<Illegal> {
+        if self.to_move == NO_COLOR {
+            return Some(Illegal::GameOver);
+        }
+        let c = self.to_move as usize;
+        let p = &t.placements[id as usize];
+        if self.left[c][p.piece as usize] == 0 {
+            return Some(Illegal::PieceUsed {
+                piece: p.piece as usize,
+            });
+        }
+        if let Some(cell) = (p.mask & self.occupied).iter().next() {
+            return Some(Illegal::Overlap { cell });
+        }
+        if let Some(cell) = (p.mask & self.forbidden[c]).iter().next() {
+            return Some(Illegal::OwnEdge { cell });
+        }
+        if !p.mask.intersects(&self.attach[c]) {
+            return Some(if self.placed[c] == 0 {
+                Illegal::NoStartPoint
+            } else {
+                Illegal::NoCornerContact
+            });
+        }
+        None
+    }
+
+    /// Whether placement `id` is legal for the colour to move.
+    pub fn is_legal(&self, t: &Tables, id: u32) -> bool {
+        self.why_illegal(t, id).is_none()
+    }
+
+    /// Plays placement `id` for the colour to move, which must be legal, and finds the next
+    /// colour that can move.
+    pub fn play(&mut self, t: &Tables, id: u32) {
+        let c = self.to_move as usize;
+        let p = &t.placements[id as usize];
+        let piece = p.piece as usize;
+        self.occupied |= p.mask;
+        self.cells[c] |= p.mask;
+        for d in 0..t.variant.num_colors() {
+            self.forbidden[d] |= p.mask;
+        }
+        self.forbidden[c] |= p.edges;
+        if self.placed[c] == 0 {
+            // Start points stop counting once the colour has a piece on the board.
+            self.attach[c] = p.corners;
+        } else {
+            self.attach[c] |= p.corners;
+        }
+        self.attach[c] &= !self.forbidden[c];
+        self.left[c][piece] -= 1;
+        if self.left[c][piece] == 0 {
+            self.available[c] &= !(1 << piece);
+        }
+        self.placed[c] += 1;
+        self.last_piece[c] = piece as u8;
+        for &cell in p.cells() {
+            self.hash ^= zobrist(u64::from(cell), c as u64);
+        }
+        self.advance_from(t, c);
+    }
+
+    /// Sets `to_move` to the first colour after `after` (in cyclic order, `after` itself last)
+    /// that can move, marking the ones that cannot as out.
+    fn advance_from(&mut self, t: &Tables, after: usize) {
+        let n = t.variant.num_colors();
+        if self.to_move != NO_COLOR {
+            self.hash ^= zobrist(0xffff, self.to_move as u64);
+        }
+        self.to_move = NO_COLOR;
+        for i in 1..=n {
+            let d = (after + i) % n;
+            if self.out & (1 << d) != 0 {
+                continue;
+            }
+            if self.has_move(t, d) {
+                self.to_move = d as u8;
+                self.hash ^= zobrist(0xffff, d as u64);
+                return;
+            }
+            self.out |= 1 << d;
+        }
+    }
+
+    /// Number of move sequences of length `depth` (a game that ends earlier counts nothing).
+    pub fn perft(&self, t: &Tables, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if self.to_move == NO_COLOR {
+            return 0;
+        }
+        match depth {
+            1 => self.count_moves(t) as u64,
+            _ => {
+                let mut total = 0;
+                for id in self.legal_moves(t) {
+                    let mut next = *self;
+                    next.play(t, id);
+                    total += next.perft(t, depth - 1);
+                }
+                total
+            }
+        }
+    }
+
+    /// Cells placed by a colour.
+    pub fn cells_placed(&self, color: usize) -> u32 {
+        self.cells[color].count()
+    }
+}

@@ -1,0 +1,474 @@
+//! Variants as data: a spec (what a user writes, JSON) and the validated [`Variant`].
+//!
+//! The built-in variants are specs too, in `variants/*.json`; a user-defined spec goes through
+//! exactly the same validation.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+
+use crate::bits::{Bits, MAX_CELLS};
+use crate::geometry::{column_name, parse_cell_name, Coord, Geometry};
+use crate::piece::{standard_shapes, Shape};
+
+/// Most colours a variant may have.
+pub const MAX_COLORS: usize = 4;
+/// Most distinct pieces in a colour's set.
+pub const MAX_PIECES: usize = 24;
+
+/// How points are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scoring {
+    /// Cells placed plus bonuses (Pentobi's points).
+    Advanced,
+    /// Minus one per cell left in hand.
+    Basic,
+}
+
+/// A variant as written by a user or in `variants/*.json`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantSpec {
+    /// Short id, e.g. `classic`.
+    pub id: String,
+    /// Human name; defaults to the id.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The `GM[...]` value of SGF files, if Pentobi knows the variant.
+    #[serde(default)]
+    pub sgf_name: Option<String>,
+    /// The board.
+    pub board: BoardSpec,
+    /// Colour names, in move order.
+    pub colors: Vec<String>,
+    /// For each player, the colours it plays.
+    pub players: Vec<Vec<usize>>,
+    /// Colours played by all players in turn (their n-th piece by player n mod players).
+    #[serde(default)]
+    pub shared_colors: Vec<usize>,
+    /// Start points for each colour (cell names), one list per colour.
+    #[serde(default)]
+    pub start_points: Option<Vec<Vec<String>>>,
+    /// Start points any colour may use; a covered one is gone.
+    #[serde(default)]
+    pub shared_start_points: Option<Vec<String>>,
+    /// The piece set of every colour.
+    pub pieces: PiecesSpec,
+    /// `advanced` (default) or `basic`.
+    #[serde(default)]
+    pub scoring: Option<Scoring>,
+    /// Bonuses for placing every piece.
+    #[serde(default)]
+    pub bonus: BonusSpec,
+}
+
+/// The board of a spec.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardSpec {
+    /// `square`.
+    pub geometry: String,
+    /// Columns (square boards).
+    #[serde(default)]
+    pub width: Option<i32>,
+    /// Rows (square boards).
+    #[serde(default)]
+    pub height: Option<i32>,
+    /// Cells left out of the rectangle, by name.
+    #[serde(default)]
+    pub holes: Vec<String>,
+}
+
+/// The pieces of a spec.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PiecesSpec {
+    /// Only these standard pieces (by name), in the standard order; all if absent.
+    #[serde(default)]
+    pub only: Option<Vec<String>>,
+    /// Copies of each piece (default 1).
+    #[serde(default)]
+    pub copies: Option<u8>,
+}
+
+/// Bonus points for a colour that placed all its pieces.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BonusSpec {
+    /// Bonus for placing every piece.
+    #[serde(default)]
+    pub all_placed: u32,
+    /// Bonus instead of `all_placed` when the last piece was the 1-cell piece.
+    #[serde(default)]
+    pub last_monomino: u32,
+}
+
+/// A piece of a validated variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceKind {
+    /// Pentobi's name.
+    pub name: String,
+    /// Cells in one orientation.
+    pub cells: Vec<Coord>,
+    /// Copies each colour has.
+    pub copies: u8,
+}
+
+/// A validated variant: everything the tables and the rules need.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// Short id.
+    pub id: String,
+    /// Human name.
+    pub name: String,
+    /// SGF `GM` value, if any.
+    pub sgf_name: Option<String>,
+    /// The lattice.
+    pub geometry: Geometry,
+    /// Cell coordinates, indexed by cell number.
+    pub cells: Vec<Coord>,
+    /// Colour names.
+    pub colors: Vec<String>,
+    /// Colours of each player.
+    pub players: Vec<Vec<usize>>,
+    /// Colours shared by all players in turn.
+    pub shared_colors: Vec<usize>,
+    /// Start points per colour (a shared point appears in every colour's set).
+    pub start_points: Vec<Bits>,
+    /// Whether the start points are shared by all colours.
+    pub shared_start: bool,
+    /// The piece set of every colour.
+    pub pieces: Vec<PieceKind>,
+    /// Default scoring.
+    pub scoring: Scoring,
+    /// Bonus for placing every piece.
+    pub bonus_all_placed: u32,
+    /// Bonus instead when the last piece was the 1-cell piece.
+    pub bonus_last_monomino: u32,
+    index: HashMap<Coord, usize>,
+}
+
+/// A spec that cannot become a variant, with what is wrong and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+fn err<T>(msg: String) -> Result<T, SpecError> {
+    Err(SpecError(msg))
+}
+
+const BUILTIN_SPECS: &[(&str, &str)] = &[
+    ("classic", include_str!("../variants/classic.json")),
+    ("classic_2", include_str!("../variants/classic_2.json")),
+    ("classic_3", include_str!("../variants/classic_3.json")),
+    ("duo", include_str!("../variants/duo.json")),
+    ("junior", include_str!("../variants/junior.json")),
+];
+
+/// The ids of the built-in variants, in a fixed order.
+pub fn builtin_ids() -> Vec<&'static str> {
+    BUILTIN_SPECS.iter().map(|(id, _)| *id).collect()
+}
+
+/// The JSON spec of a built-in variant.
+pub fn builtin_spec_json(id: &str) -> Option<&'static str> {
+    BUILTIN_SPECS
+        .iter()
+        .find(|(i, _)| *i == id)
+        .map(|(_, s)| *s)
+}
+
+impl Variant {
+    /// A built-in variant by id.
+    pub fn builtin(id: &str) -> Option<Variant> {
+        let json = builtin_spec_json(id)?;
+        Some(Variant::from_json(json).expect("built-in specs are valid"))
+    }
+
+    /// Reads and validates a JSON spec.
+    pub fn from_json(json: &str) -> Result<Variant, SpecError> {
+        let spec: VariantSpec =
+            serde_json::from_str(json).map_err(|e| SpecError(format!("variant spec: {e}")))?;
+        Variant::from_spec(&spec)
+    }
+
+    /// Validates a spec.
+    pub fn from_spec(spec: &VariantSpec) -> Result<Variant, SpecError> {
+        if spec.id.is_empty()
+            || !spec
+                .id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-".contains(c))
+        {
+            return err(format!(
+                "id: {:?} must be non-empty letters, digits, '_' or '-'",
+                spec.id
+            ));
+        }
+        let (geometry, cells) = board_cells(&spec.board)?;
+        let index: HashMap<Coord, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        let num_colors = spec.colors.len();
+        if num_colors == 0 || num_colors > MAX_COLORS {
+            return err(format!(
+                "colors: {num_colors} colours given, a variant has 1 to {MAX_COLORS}"
+            ));
+        }
+        if spec.players.is_empty() {
+            return err("players: at least one player is needed".into());
+        }
+        if spec.players.len() > num_colors {
+            return err(format!(
+                "players: {} players but only {num_colors} colours",
+                spec.players.len()
+            ));
+        }
+        let mut owner = vec![None; num_colors];
+        for (p, colors) in spec.players.iter().enumerate() {
+            if colors.is_empty() {
+                return err(format!(
+                    "players[{p}]: a player must play at least one colour"
+                ));
+            }
+            for &c in colors {
+                if c >= num_colors {
+                    return err(format!(
+                        "players[{p}]: colour {c} does not exist (there are {num_colors})"
+                    ));
+                }
+                if owner[c].is_some() {
+                    return err(format!(
+                        "players[{p}]: colour {c} is already played by another player"
+                    ));
+                }
+                owner[c] = Some(p);
+            }
+        }
+        for &c in &spec.shared_colors {
+            if c >= num_colors {
+                return err(format!(
+                    "shared_colors: colour {c} does not exist (there are {num_colors})"
+                ));
+            }
+            if owner[c].is_some() {
+                return err(format!(
+                    "shared_colors: colour {c} is also given to a player"
+                ));
+            }
+            owner[c] = Some(usize::MAX);
+        }
+        if let Some(c) = owner.iter().position(|o| o.is_none()) {
+            return err(format!(
+                "players: colour {c} ({}) is played by nobody",
+                spec.colors[c]
+            ));
+        }
+        let lookup = |where_: &str, name: &str| -> Result<usize, SpecError> {
+            let (x, row) = parse_cell_name(name)
+                .ok_or_else(|| SpecError(format!("{where_}: {name:?} is not a cell name")))?;
+            index
+                .get(&[x, row - 1, 0])
+                .copied()
+                .ok_or_else(|| SpecError(format!("{where_}: {name} is off the board")))
+        };
+        let (start_points, shared_start) = match (&spec.start_points, &spec.shared_start_points) {
+            (Some(_), Some(_)) => {
+                return err("start_points and shared_start_points: give one or the other".into())
+            }
+            (None, None) => return err("start_points: none given".into()),
+            (Some(per_color), None) => {
+                if per_color.len() != num_colors {
+                    return err(format!(
+                        "start_points: {} lists for {num_colors} colours",
+                        per_color.len()
+                    ));
+                }
+                let mut out = Vec::new();
+                for (c, names) in per_color.iter().enumerate() {
+                    if names.is_empty() {
+                        return err(format!("start_points[{c}]: no start point"));
+                    }
+                    let mut b = Bits::EMPTY;
+                    for n in names {
+                        b.insert(lookup(&format!("start_points[{c}]"), n)?);
+                    }
+                    out.push(b);
+                }
+                (out, false)
+            }
+            (None, Some(names)) => {
+                if names.is_empty() {
+                    return err("shared_start_points: no start point".into());
+                }
+                let mut b = Bits::EMPTY;
+                for n in names {
+                    b.insert(lookup("shared_start_points", n)?);
+                }
+                (vec![b; num_colors], true)
+            }
+        };
+        let standard = standard_shapes(geometry);
+        let copies = spec.pieces.copies.unwrap_or(1);
+        if copies == 0 || copies > 9 {
+            return err(format!("pieces.copies: {copies} copies, allowed 1 to 9"));
+        }
+        let chosen: Vec<Shape> = match &spec.pieces.only {
+            None => standard,
+            Some(names) => {
+                if names.is_empty() {
+                    return err("pieces.only: the list is empty".into());
+                }
+                for n in names {
+                    if !standard.iter().any(|s| &s.name == n) {
+                        let known: Vec<&str> = standard.iter().map(|s| s.name.as_str()).collect();
+                        return err(format!(
+                            "pieces.only: unknown piece {n:?} (known: {})",
+                            known.join(" ")
+                        ));
+                    }
+                    if names.iter().filter(|m| *m == n).count() > 1 {
+                        return err(format!(
+                            "pieces.only: {n:?} is listed twice; use pieces.copies"
+                        ));
+                    }
+                }
+                standard
+                    .into_iter()
+                    .filter(|s| names.contains(&s.name))
+                    .collect()
+            }
+        };
+        if chosen.len() > MAX_PIECES {
+            return err(format!(
+                "pieces: {} pieces, at most {MAX_PIECES}",
+                chosen.len()
+            ));
+        }
+        let pieces = chosen
+            .into_iter()
+            .map(|s| PieceKind {
+                name: s.name,
+                cells: s.cells,
+                copies,
+            })
+            .collect();
+        Ok(Variant {
+            id: spec.id.clone(),
+            name: spec.name.clone().unwrap_or_else(|| spec.id.clone()),
+            sgf_name: spec.sgf_name.clone(),
+            geometry,
+            cells,
+            colors: spec.colors.clone(),
+            players: spec.players.clone(),
+            shared_colors: spec.shared_colors.clone(),
+            start_points,
+            shared_start,
+            pieces,
+            scoring: spec.scoring.unwrap_or(Scoring::Advanced),
+            bonus_all_placed: spec.bonus.all_placed,
+            bonus_last_monomino: spec.bonus.last_monomino,
+            index,
+        })
+    }
+
+    /// Number of colours.
+    pub fn num_colors(&self) -> usize {
+        self.colors.len()
+    }
+
+    /// Number of players.
+    pub fn num_players(&self) -> usize {
+        self.players.len()
+    }
+
+    /// Number of cells of the board.
+    pub fn num_cells(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The cell at the given coordinates, if it is on the board.
+    pub fn cell_at(&self, c: Coord) -> Option<usize> {
+        self.index.get(&c).copied()
+    }
+
+    /// The cell's name in move text (`e10`, `aa7`).
+    pub fn cell_name(&self, cell: usize) -> String {
+        let [x, y, _] = self.cells[cell];
+        format!("{}{}", column_name(x), y + 1)
+    }
+
+    /// The cell a name denotes, if it is on the board.
+    pub fn parse_cell(&self, name: &str) -> Option<usize> {
+        let (x, row) = parse_cell_name(name)?;
+        self.cell_at([x, row - 1, 0])
+    }
+
+    /// Width and height of the grid the cells lie on.
+    pub fn extent(&self) -> (i32, i32) {
+        let w = self.cells.iter().map(|c| c[0]).max().unwrap_or(-1) + 1;
+        let h = self.cells.iter().map(|c| c[1]).max().unwrap_or(-1) + 1;
+        (w, h)
+    }
+
+    /// The player who moves `color` when it has already placed `placed` pieces.
+    pub fn player_of(&self, color: usize, placed: usize) -> usize {
+        if self.shared_colors.contains(&color) {
+            placed % self.num_players()
+        } else {
+            self.players
+                .iter()
+                .position(|cs| cs.contains(&color))
+                .expect("validated")
+        }
+    }
+
+    /// Total number of pieces each colour has.
+    pub fn pieces_per_color(&self) -> usize {
+        self.pieces.iter().map(|p| p.copies as usize).sum()
+    }
+}
+
+fn board_cells(board: &BoardSpec) -> Result<(Geometry, Vec<Coord>), SpecError> {
+    match board.geometry.as_str() {
+        "square" => {
+            let (w, h) = match (board.width, board.height) {
+                (Some(w), Some(h)) => (w, h),
+                _ => return err("board: a square board needs width and height".into()),
+            };
+            if !(1..=64).contains(&w) || !(1..=64).contains(&h) {
+                return err(format!("board: {w}x{h} is not a size from 1x1 to 64x64"));
+            }
+            let mut holes = Vec::new();
+            for name in &board.holes {
+                let (x, row) = parse_cell_name(name).ok_or_else(|| {
+                    SpecError(format!("board.holes: {name:?} is not a cell name"))
+                })?;
+                if x >= w || row > h {
+                    return err(format!("board.holes: {name} is off the {w}x{h} board"));
+                }
+                holes.push([x, row - 1, 0]);
+            }
+            let cells: Vec<Coord> = (0..h)
+                .flat_map(|y| (0..w).map(move |x| [x, y, 0]))
+                .filter(|c| !holes.contains(c))
+                .collect();
+            if cells.is_empty() {
+                return err("board: every cell is a hole".into());
+            }
+            if cells.len() > MAX_CELLS {
+                return err(format!("board: {} cells, at most {MAX_CELLS}", cells.len()));
+            }
+            Ok((Geometry::Square, cells))
+        }
+        other => err(format!(
+            "board.geometry: unknown geometry {other:?} (known: square)"
+        )),
+    }
+}

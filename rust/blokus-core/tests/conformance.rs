@@ -1,0 +1,109 @@
+//! Replays Pentobi's conformance games (`../shared/conformance/`) through the core: the colour
+//! to move, the exact legal move set at every turn, and the points and result line at the end.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+
+use blokus_core::{tables, Board, Scoring};
+use flate2::read::GzDecoder;
+use serde_json::Value;
+
+fn conformance_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance");
+    assert!(
+        dir.is_dir(),
+        "conformance games not found at {}",
+        dir.display()
+    );
+    dir
+}
+
+fn replay(variant: &str) {
+    let path = conformance_dir().join(format!("{variant}.jsonl.gz"));
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let t = tables(variant).unwrap();
+    let mut games = 0;
+    for line in BufReader::new(GzDecoder::new(file)).lines() {
+        let game: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        let mut board = Board::new(t.clone());
+        for ply in game["plies"].as_array().unwrap() {
+            let Some(text) = ply["move"].as_str() else {
+                // A skipped colour: it must not be the one we think is to move.
+                assert_ne!(board.turn(), Some(ply["color"].as_u64().unwrap() as usize));
+                continue;
+            };
+            let at = format!("{variant} game {games} ply {}", ply["ply"]);
+            assert_eq!(
+                board.turn(),
+                Some(ply["color"].as_u64().unwrap() as usize),
+                "{at}"
+            );
+            assert_eq!(
+                board.player(),
+                Some(ply["player"].as_u64().unwrap() as usize),
+                "{at}"
+            );
+            let mut ours: Vec<String> = board
+                .legal_moves()
+                .iter()
+                .map(|&id| board.move_text(id))
+                .collect();
+            ours.sort();
+            let theirs: Vec<String> = ply["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(ours.len(), board.count_moves(), "{at}");
+            assert_eq!(ours, theirs, "{at}");
+            board
+                .play_text(text)
+                .unwrap_or_else(|e| panic!("{at}: {e:?}"));
+        }
+        assert_eq!(board.turn(), None, "{variant} game {games} should be over");
+        let points: Vec<i64> = board
+            .points(Scoring::Advanced)
+            .iter()
+            .map(|&p| i64::from(p))
+            .collect();
+        let expected: Vec<i64> = game["final"]["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_i64().unwrap())
+            .collect();
+        assert_eq!(points, expected, "{variant} game {games} points");
+        assert_eq!(
+            board.result_line(),
+            game["final"]["final_score"].as_str().unwrap()
+        );
+        games += 1;
+    }
+    assert!(games > 0, "no games in {}", path.display());
+}
+
+#[test]
+fn classic() {
+    replay("classic");
+}
+
+#[test]
+fn classic_2() {
+    replay("classic_2");
+}
+
+#[test]
+fn classic_3() {
+    replay("classic_3");
+}
+
+#[test]
+fn duo() {
+    replay("duo");
+}
+
+#[test]
+fn junior() {
+    replay("junior");
+}

@@ -1,0 +1,58 @@
+//! The placement tables and perft from the empty board, pinned to RULES.md.
+
+use blokus_core::{tables, Board};
+
+#[test]
+fn placement_counts_match_the_rules() {
+    for (id, n) in [
+        ("classic", 30433),
+        ("classic_2", 30433),
+        ("classic_3", 30433),
+        ("duo", 13729),
+        ("junior", 7217),
+    ] {
+        assert_eq!(tables(id).unwrap().num_placements(), n, "{id}");
+    }
+}
+
+#[test]
+fn id_order_is_pinned() {
+    // Changing the order of placement ids changes the RL action space: do it on purpose only,
+    // and update tests/data/id_checksums.txt with the lines this test prints.
+    let expected = include_str!("../../../tests/data/id_checksums.txt");
+    let mut actual = String::new();
+    for line in expected.lines() {
+        let id = line.split_whitespace().next().unwrap();
+        actual += &format!("{id} {:016x}\n", tables(id).unwrap().id_checksum());
+    }
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn first_moves_on_the_empty_board() {
+    for (id, n) in [("classic", 58), ("duo", 414), ("junior", 189)] {
+        assert_eq!(Board::new(tables(id).unwrap()).count_moves(), n, "{id}");
+    }
+}
+
+#[test]
+fn perft_duo() {
+    let b = Board::new(tables("duo").unwrap());
+    assert_eq!(b.perft(1), 414);
+    assert_eq!(b.perft(2), 171_396);
+}
+
+#[test]
+fn perft_classic() {
+    let b = Board::new(tables("classic").unwrap());
+    assert_eq!(b.perft(1), 58);
+    assert_eq!(b.perft(2), 3_364);
+    assert_eq!(b.perft(3), 195_112);
+}
+
+#[test]
+#[ignore = "about a second in release, longer in debug; run with --ignored"]
+fn perft_duo_depth_3() {
+    let b = Board::new(tables("duo").unwrap());
+    assert_eq!(b.perft(3), 89_204_762);
+}
