@@ -296,3 +296,43 @@ impl Position {
         self.cells[color].count()
     }
 }
+
+impl Illegal {
+    /// The rule broken, in words, naming cells by their board names.
+    pub fn describe(&self, t: &Tables) -> String {
+        let v = &t.variant;
+        match self {
+            Illegal::GameOver => "the game is over".to_string(),
+            Illegal::PieceUsed { piece } => {
+                format!("piece {} is already used", v.pieces[*piece].name)
+            }
+            Illegal::Overlap { cell } => {
+                format!("overlap: {} is already covered", v.cell_name(*cell))
+            }
+            Illegal::OwnEdge { cell } => {
+                format!(
+                    "own edge: {} shares an edge with a piece of the same colour",
+                    v.cell_name(*cell)
+                )
+            }
+            Illegal::NoStartPoint => {
+                "no start point: a colour's first piece must cover a free start point".to_string()
+            }
+            Illegal::NoCornerContact => {
+                "no corner contact: the piece must touch its own colour at a corner".to_string()
+            }
+        }
+    }
+
+    /// A short stable name of the rule (`overlap`, `own_edge`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Illegal::GameOver => "game_over",
+            Illegal::PieceUsed { .. } => "piece_used",
+            Illegal::Overlap { .. } => "overlap",
+            Illegal::OwnEdge { .. } => "own_edge",
+            Illegal::NoStartPoint => "no_start_point",
+            Illegal::NoCornerContact => "no_corner_contact",
+        }
+    }
+}

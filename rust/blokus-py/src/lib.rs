@@ -1,1 +1,447 @@
+//! The Python extension `blokus._blokus`: conversions and GIL handling over `blokus-core`.
+//! No rules live here.
 
+use std::sync::Arc;
+use std::time::Instant;
+
+use blokus_core::notation::{move_text, parse_move};
+use blokus_core::playout::{selfplay, Policy};
+use blokus_core::rng::Rng;
+use blokus_core::variant::{builtin_ids, builtin_spec_json};
+use blokus_core::{score, Board, PlayError, Scoring, Tables, Variant};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyType;
+
+/// Raises one of the exception classes of `blokus.errors`.
+fn error(py: Python<'_>, class: &str, message: String) -> PyErr {
+    match py.import("blokus.errors").and_then(|m| m.getattr(class)) {
+        Ok(cls) => match cls.cast_into::<PyType>() {
+            Ok(ty) => PyErr::from_type(ty, message),
+            Err(_) => PyValueError::new_err(message),
+        },
+        Err(e) => e,
+    }
+}
+
+fn scoring(py: Python<'_>, name: Option<&str>, default: Scoring) -> PyResult<Scoring> {
+    match name {
+        None => Ok(default),
+        Some("advanced") => Ok(Scoring::Advanced),
+        Some("basic") => Ok(Scoring::Basic),
+        Some(other) => Err(error(
+            py,
+            "BlokusError",
+            format!("scoring must be 'advanced' or 'basic', not {other:?}"),
+        )),
+    }
+}
+
+/// The tables of one variant: placements, cells and names.
+#[pyclass(frozen, module = "blokus._blokus")]
+struct TablesCore {
+    t: Arc<Tables>,
+}
+
+#[pymethods]
+impl TablesCore {
+    #[staticmethod]
+    fn builtin(py: Python<'_>, id: &str) -> PyResult<TablesCore> {
+        match blokus_core::tables(id) {
+            Some(t) => Ok(TablesCore { t }),
+            None => Err(error(
+                py,
+                "UnknownVariantError",
+                format!(
+                    "unknown variant {id:?} (known: {})",
+                    builtin_ids().join(", ")
+                ),
+            )),
+        }
+    }
+
+    #[staticmethod]
+    fn from_json(py: Python<'_>, json: &str) -> PyResult<TablesCore> {
+        let variant =
+            Variant::from_json(json).map_err(|e| error(py, "InvalidVariantError", e.0))?;
+        Ok(TablesCore {
+            t: Arc::new(py.detach(|| Tables::new(variant))),
+        })
+    }
+
+    #[getter]
+    fn id(&self) -> String {
+        self.t.variant.id.clone()
+    }
+    #[getter]
+    fn name(&self) -> String {
+        self.t.variant.name.clone()
+    }
+    #[getter]
+    fn sgf_name(&self) -> Option<String> {
+        self.t.variant.sgf_name.clone()
+    }
+    #[getter]
+    fn colors(&self) -> Vec<String> {
+        self.t.variant.colors.clone()
+    }
+    #[getter]
+    fn players(&self) -> Vec<Vec<usize>> {
+        self.t.variant.players.clone()
+    }
+    #[getter]
+    fn shared_colors(&self) -> Vec<usize> {
+        self.t.variant.shared_colors.clone()
+    }
+    #[getter]
+    fn scoring(&self) -> &'static str {
+        match self.t.variant.scoring {
+            Scoring::Advanced => "advanced",
+            Scoring::Basic => "basic",
+        }
+    }
+    #[getter]
+    fn geometry(&self) -> String {
+        format!("{:?}", self.t.variant.geometry).to_lowercase()
+    }
+    #[getter]
+    fn num_placements(&self) -> usize {
+        self.t.num_placements()
+    }
+    #[getter]
+    fn num_cells(&self) -> usize {
+        self.t.variant.num_cells()
+    }
+    /// Coordinates `(x, y, z)` of every cell, by cell number.
+    fn cell_coords(&self) -> Vec<(i32, i32, i32)> {
+        self.t
+            .variant
+            .cells
+            .iter()
+            .map(|c| (c[0], c[1], c[2]))
+            .collect()
+    }
+    fn cell_name(&self, cell: usize) -> PyResult<String> {
+        if cell < self.t.variant.num_cells() {
+            Ok(self.t.variant.cell_name(cell))
+        } else {
+            Err(PyValueError::new_err(format!("no cell {cell}")))
+        }
+    }
+    /// Start points of each colour, as cell numbers.
+    fn start_points(&self) -> Vec<Vec<usize>> {
+        self.t
+            .variant
+            .start_points
+            .iter()
+            .map(|b| b.iter().collect())
+            .collect()
+    }
+    /// `(name, cells, copies, orientations)` of every piece.
+    fn pieces(&self) -> Vec<(String, Vec<(i32, i32, i32)>, u8, usize)> {
+        self.t
+            .variant
+            .pieces
+            .iter()
+            .zip(&self.t.orientations)
+            .map(|(p, &o)| {
+                (
+                    p.name.clone(),
+                    p.cells.iter().map(|c| (c[0], c[1], c[2])).collect(),
+                    p.copies,
+                    o,
+                )
+            })
+            .collect()
+    }
+    fn placement_piece(&self, id: u32) -> PyResult<usize> {
+        Ok(self.placement(id)?.piece as usize)
+    }
+    fn placement_cells(&self, id: u32) -> PyResult<Vec<u16>> {
+        Ok(self.placement(id)?.cells().to_vec())
+    }
+    fn move_text(&self, id: u32) -> PyResult<String> {
+        self.placement(id)?;
+        Ok(move_text(&self.t, id))
+    }
+    fn parse_move(&self, py: Python<'_>, text: &str) -> PyResult<u32> {
+        parse_move(&self.t, text).map_err(|e| {
+            error(
+                py,
+                "InvalidMoveError",
+                format!("invalid move {text:?}: {e}"),
+            )
+        })
+    }
+    fn id_checksum(&self) -> u64 {
+        self.t.id_checksum()
+    }
+}
+
+impl TablesCore {
+    fn placement(&self, id: u32) -> PyResult<&blokus_core::table::Placement> {
+        self.t.placements.get(id as usize).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "no placement {id} (this variant has {})",
+                self.t.num_placements()
+            ))
+        })
+    }
+}
+
+/// A game in progress.
+#[pyclass(module = "blokus._blokus")]
+struct BoardCore {
+    board: Board,
+}
+
+#[pymethods]
+impl BoardCore {
+    #[new]
+    fn new(tables: &TablesCore) -> BoardCore {
+        BoardCore {
+            board: Board::new(Arc::clone(&tables.t)),
+        }
+    }
+
+    #[getter]
+    fn tables(&self) -> TablesCore {
+        TablesCore {
+            t: Arc::clone(self.board.tables()),
+        }
+    }
+    #[getter]
+    fn turn(&self) -> Option<usize> {
+        self.board.turn()
+    }
+    #[getter]
+    fn player(&self) -> Option<usize> {
+        self.board.player()
+    }
+    #[getter]
+    fn ply(&self) -> usize {
+        self.board.ply()
+    }
+    #[getter]
+    fn hash(&self) -> u64 {
+        self.board.position().hash
+    }
+    fn moves(&self) -> Vec<u32> {
+        self.board.moves().collect()
+    }
+    fn move_colors(&self) -> Vec<usize> {
+        self.board.move_colors().collect()
+    }
+    fn legal_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        self.board.legal_moves().into_pyarray(py)
+    }
+    fn legal_list(&self) -> Vec<u32> {
+        self.board.legal_moves()
+    }
+    fn count_moves(&self) -> usize {
+        self.board.count_moves()
+    }
+    fn sample_move(&self, seed: u64) -> Option<u32> {
+        self.board.sample_move(&mut Rng::new(seed))
+    }
+    /// `None` if legal, else `(kind, description)`.
+    fn why_illegal(&self, py: Python<'_>, id: u32) -> PyResult<Option<(&'static str, String)>> {
+        match self.board.why_illegal(id) {
+            Ok(r) => Ok(r.map(|r| (r.kind(), r.describe(self.board.tables())))),
+            Err(e) => Err(self.play_error(py, e)),
+        }
+    }
+    fn is_legal(&self, id: u32) -> bool {
+        matches!(self.board.why_illegal(id), Ok(None))
+    }
+    fn push(&mut self, py: Python<'_>, id: u32) -> PyResult<()> {
+        self.board.play(id).map_err(|e| self.play_error(py, e))
+    }
+    fn push_text(&mut self, py: Python<'_>, text: &str) -> PyResult<u32> {
+        self.board.play_text(text).map_err(|e| match e {
+            PlayError::Text(t) => error(
+                py,
+                "InvalidMoveError",
+                format!("invalid move {text:?}: {t}"),
+            ),
+            other => self.play_error(py, other),
+        })
+    }
+    fn pop(&mut self) -> Option<u32> {
+        self.board.undo()
+    }
+    fn copy(&self) -> BoardCore {
+        BoardCore {
+            board: self.board.clone(),
+        }
+    }
+    #[pyo3(signature = (scoring=None))]
+    fn points(&self, py: Python<'_>, scoring: Option<&str>) -> PyResult<Vec<i32>> {
+        let s = self::scoring(py, scoring, self.board.tables().variant.scoring)?;
+        Ok(self.board.points(s))
+    }
+    #[pyo3(signature = (scoring=None))]
+    fn scores(&self, py: Python<'_>, scoring: Option<&str>) -> PyResult<Vec<i32>> {
+        let points = self.points(py, scoring)?;
+        Ok(score::scores(self.board.tables(), &points))
+    }
+    fn result_line(&self) -> String {
+        self.board.result_line()
+    }
+    /// Colour covering each cell, -1 if empty.
+    fn cell_colors(&self) -> Vec<i8> {
+        let pos = self.board.position();
+        let n = self.board.tables().variant.num_colors();
+        (0..self.board.tables().variant.num_cells())
+            .map(|cell| {
+                (0..n)
+                    .find(|&c| pos.cells[c].contains(cell))
+                    .map_or(-1, |c| c as i8)
+            })
+            .collect()
+    }
+    /// Copies left of each piece, per colour.
+    fn pieces_left(&self) -> Vec<Vec<u8>> {
+        let v = &self.board.tables().variant;
+        let pos = self.board.position();
+        (0..v.num_colors())
+            .map(|c| pos.left[c][..v.pieces.len()].to_vec())
+            .collect()
+    }
+    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+        let board = self.board.clone();
+        py.detach(move || board.perft(depth))
+    }
+    fn __eq__(&self, other: &BoardCore) -> bool {
+        Arc::ptr_eq(self.board.tables(), other.board.tables())
+            && self.board.position() == other.board.position()
+            && self.board.moves().eq(other.board.moves())
+    }
+}
+
+impl BoardCore {
+    fn play_error(&self, py: Python<'_>, e: PlayError) -> PyErr {
+        let t = self.board.tables();
+        match e {
+            PlayError::Text(t) => error(py, "InvalidMoveError", t.to_string()),
+            PlayError::UnknownId(id) => error(
+                py,
+                "InvalidMoveError",
+                format!(
+                    "no placement {id} in {} (ids are 0..{})",
+                    t.variant.id,
+                    t.num_placements()
+                ),
+            ),
+            PlayError::Illegal { id, reason } => {
+                let who = self
+                    .board
+                    .turn()
+                    .map_or(String::new(), |c| format!(" for {}", t.variant.colors[c]));
+                error(
+                    py,
+                    "IllegalMoveError",
+                    format!(
+                        "illegal move {}{who}: {}",
+                        move_text(t, id),
+                        reason.describe(t)
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// Results of games played inside Rust.
+#[pyclass(frozen, module = "blokus._blokus")]
+struct SelfplayCore {
+    #[pyo3(get)]
+    points: Py<PyArray2<i32>>,
+    #[pyo3(get)]
+    scores: Py<PyArray2<i32>>,
+    #[pyo3(get)]
+    plies: Py<PyArray1<u32>>,
+    #[pyo3(get)]
+    winners: Py<PyArray2<bool>>,
+    #[pyo3(get)]
+    seconds: f64,
+    #[pyo3(get)]
+    moves: Option<Vec<Vec<u32>>>,
+}
+
+#[pyfunction]
+#[pyo3(signature = (tables, games, seed, threads, policy, keep_moves))]
+fn selfplay_games(
+    py: Python<'_>,
+    tables: &TablesCore,
+    games: usize,
+    seed: u64,
+    threads: usize,
+    policy: &str,
+    keep_moves: bool,
+) -> PyResult<SelfplayCore> {
+    let policy = match policy {
+        "uniform" => Policy::Uniform,
+        "greedy" => Policy::Greedy,
+        other => {
+            return Err(error(
+                py,
+                "BlokusError",
+                format!("policy must be 'uniform' or 'greedy', not {other:?}"),
+            ))
+        }
+    };
+    let t = Arc::clone(&tables.t);
+    let (records, seconds) = py.detach(|| {
+        let start = Instant::now();
+        let r = selfplay(&t, games, seed, threads, policy, true);
+        (r, start.elapsed().as_secs_f64())
+    });
+    let nc = t.variant.num_colors();
+    let np = t.variant.num_players();
+    let mut points = Vec::with_capacity(games * nc);
+    let mut scores = Vec::with_capacity(games * np);
+    let mut winners = Vec::with_capacity(games * np);
+    let mut plies = Vec::with_capacity(games);
+    for r in &records {
+        points.extend_from_slice(&r.points);
+        let s = score::scores(&t, &r.points);
+        let w = score::winners(&s);
+        winners.extend((0..np).map(|p| w.contains(&p)));
+        scores.extend(s);
+        plies.push(r.moves.len() as u32);
+    }
+    let shape = |v: Vec<i32>, cols: usize| -> PyResult<Py<PyArray2<i32>>> {
+        Ok(v.into_pyarray(py).reshape([games, cols])?.unbind())
+    };
+    Ok(SelfplayCore {
+        points: shape(points, nc)?,
+        scores: shape(scores, np)?,
+        plies: plies.into_pyarray(py).unbind(),
+        winners: winners.into_pyarray(py).reshape([games, np])?.unbind(),
+        seconds,
+        moves: keep_moves.then(|| records.into_iter().map(|r| r.moves).collect()),
+    })
+}
+
+#[pyfunction]
+fn builtin_variant_ids() -> Vec<&'static str> {
+    builtin_ids()
+}
+
+#[pyfunction]
+fn builtin_variant_spec(id: &str) -> Option<&'static str> {
+    builtin_spec_json(id)
+}
+
+#[pymodule]
+fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<TablesCore>()?;
+    m.add_class::<BoardCore>()?;
+    m.add_class::<SelfplayCore>()?;
+    m.add_function(wrap_pyfunction!(selfplay_games, m)?)?;
+    m.add_function(wrap_pyfunction!(builtin_variant_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(builtin_variant_spec, m)?)?;
+    Ok(())
+}

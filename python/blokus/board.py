@@ -1,0 +1,295 @@
+"""The game: :class:`Board`, :class:`Move`, the live :class:`LegalMoves` view and :class:`Outcome`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Iterator, Union
+
+from blokus import _blokus
+from blokus.errors import InvalidMoveError
+from blokus.variant import Piece, Variant, VariantLike, variant
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+#: What :meth:`Board.push` and friends accept: a :class:`Move`, move text, or a placement id.
+MoveLike = Union["Move", str, int]
+
+
+class Move:
+    """A placement of one piece: small, immutable, hashable.
+
+    ``str(move)`` is the canonical Pentobi text (cells sorted by row, then column); ``move.id``
+    the dense placement id (the RL action); ``move.piece`` the :class:`Piece`; ``move.cells`` the
+    cell names.
+    """
+
+    __slots__ = ("_variant", "_id")
+
+    def __init__(self, variant: Variant, id: int) -> None:
+        if not 0 <= id < variant.num_placements:
+            raise InvalidMoveError(f"no placement {id} in {variant.id} (ids are 0..{variant.num_placements - 1})")
+        self._variant = variant
+        self._id = id
+
+    @classmethod
+    def from_text(cls, variant_: VariantLike, text: str) -> Move:
+        """Parses Pentobi move text (any cell order, any case)."""
+        v = variant(variant_)
+        return cls(v, v._tables.parse_move(text))
+
+    @property
+    def id(self) -> int:
+        return self._id
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    @property
+    def piece(self) -> Piece:
+        return self._variant.pieces[self._variant._tables.placement_piece(self._id)]
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        """Cell names, in canonical order."""
+        return tuple(str(self).split(","))
+
+    def cell_indices(self) -> list[int]:
+        """Cell numbers, increasing."""
+        return self._variant._tables.placement_cells(self._id)
+
+    def __str__(self) -> str:
+        return self._variant._tables.move_text(self._id)
+
+    def __repr__(self) -> str:
+        return f"<Move {self} ({self.piece.name}, id {self._id})>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self._id == other._id and self._variant == other._variant
+
+    def __hash__(self) -> int:
+        return hash((self._variant.id, self._id))
+
+
+class LegalMoves:
+    """The legal moves of a board's colour to move: a live view (it follows the board)."""
+
+    __slots__ = ("_board",)
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+
+    def __iter__(self) -> Iterator[Move]:
+        v = self._board.variant
+        return (Move(v, i) for i in self._board._core.legal_list())
+
+    def __len__(self) -> int:
+        return self._board._core.count_moves()
+
+    def __bool__(self) -> bool:
+        return self._board._core.turn is not None
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, (Move, str, int)):
+            return False
+        try:
+            return self._board.is_legal(move)
+        except InvalidMoveError:
+            return False
+
+    def ids(self) -> npt.NDArray[np.uint32]:
+        """The legal placement ids as a numpy array."""
+        return self._board._core.legal_ids()
+
+    def __repr__(self) -> str:
+        moves = list(self)
+        shown = ", ".join(str(m) for m in moves[:5])
+        more = f", ... ({len(moves)} moves)" if len(moves) > 5 else ""
+        return f"<LegalMoves [{shown}{more}]>"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended."""
+
+    #: Players with the highest score (several on a tie).
+    winners: tuple[int, ...]
+    #: Score per player.
+    scores: tuple[int, ...]
+    #: Points per colour.
+    points: tuple[int, ...]
+    #: Pentobi's result line.
+    result: str
+
+
+class Board:
+    """A Blokus game: the position, whose turn it is, and the moves played.
+
+    >>> b = Board("duo")
+    >>> len(b.legal_moves)
+    414
+    >>> b.push("e10,d11,e11,f11,e12")
+    >>> b.turn, b.variant.colors[b.turn]
+    (1, 'Orange')
+    """
+
+    __slots__ = ("_variant", "_core")
+
+    def __init__(self, variant_: VariantLike = "classic", moves: Iterable[MoveLike] = ()) -> None:
+        self._variant = variant(variant_)
+        self._core = _blokus.BoardCore(self._variant._tables)
+        for m in moves:
+            self.push(m)
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    @property
+    def turn(self) -> int | None:
+        """The colour to move (colours that cannot move are skipped); ``None`` at the end."""
+        return self._core.turn
+
+    @property
+    def player(self) -> int | None:
+        """The player who moves the colour to move (in ``classic_3`` the shared colour rotates)."""
+        return self._core.player
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played, oldest first."""
+        return [Move(self._variant, i) for i in self._core.moves()]
+
+    @property
+    def ply(self) -> int:
+        """Number of moves played."""
+        return self._core.ply
+
+    def move_colors(self) -> list[int]:
+        """The colour that played each move of :attr:`move_stack`."""
+        return self._core.move_colors()
+
+    def parse_move(self, text: str) -> Move:
+        """The move that move text names (it need not be legal here)."""
+        return Move(self._variant, self._core.tables.parse_move(text))
+
+    def _id(self, move: MoveLike) -> int:
+        if isinstance(move, Move):
+            if move.variant != self._variant:
+                raise InvalidMoveError(f"move {move} belongs to {move.variant.id}, not {self._variant.id}")
+            return move.id
+        if isinstance(move, str):
+            return self._core.tables.parse_move(move)
+        if isinstance(move, int) and not isinstance(move, bool):
+            Move(self._variant, move)  # validates the id
+            return move
+        raise TypeError(f"a move is a Move, move text or a placement id, not {type(move).__name__}")
+
+    def is_legal(self, move: MoveLike) -> bool:
+        return self._core.is_legal(self._id(move))
+
+    def why_illegal(self, move: MoveLike) -> str | None:
+        """``None`` if the move is legal, else the rule it breaks, e.g. ``"overlap: e10 is already covered"``."""
+        reason = self._core.why_illegal(self._id(move))
+        return None if reason is None else reason[1]
+
+    def push(self, move: MoveLike) -> None:
+        """Plays a move for the colour to move. Raises :class:`~blokus.errors.IllegalMoveError`
+        (board unchanged) if it is not legal, :class:`~blokus.errors.InvalidMoveError` if the
+        text names no placement."""
+        if isinstance(move, str):
+            self._core.push_text(move)
+        else:
+            self._core.push(self._id(move))
+
+    def pop(self) -> Move:
+        """Takes back the last move and returns it."""
+        id = self._core.pop()
+        if id is None:
+            raise IndexError("pop from a board with no moves")
+        return Move(self._variant, id)
+
+    def peek(self) -> Move:
+        """The last move played."""
+        moves = self._core.moves()
+        if not moves:
+            raise IndexError("peek at a board with no moves")
+        return Move(self._variant, moves[-1])
+
+    def copy(self) -> Board:
+        """An independent copy (moves included)."""
+        b = Board.__new__(Board)
+        b._variant = self._variant
+        b._core = self._core.copy()
+        return b
+
+    __copy__ = copy
+
+    def is_game_over(self) -> bool:
+        return self._core.turn is None
+
+    def points(self, scoring: str | None = None) -> list[int]:
+        """Points per colour: cells placed plus bonuses (``"advanced"``), or minus cells left
+        in hand (``"basic"``); the variant's default if not given."""
+        return self._core.points(scoring)
+
+    def scores(self, scoring: str | None = None) -> list[int]:
+        """Score per player: the points of its colours (a shared colour counts for nobody)."""
+        return self._core.scores(scoring)
+
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game goes on; then winners, scores, points and result line."""
+        if not self.is_game_over():
+            return None
+        scores = self.scores()
+        best = max(scores)
+        return Outcome(
+            winners=tuple(p for p, s in enumerate(scores) if s == best),
+            scores=tuple(scores),
+            points=tuple(self.points()),
+            result=self.result(),
+        )
+
+    def result(self) -> str:
+        """Pentobi's result line: ``B+3``, ``W+2``, ``0``, or every colour's points."""
+        return self._core.result_line()
+
+    def perft(self, depth: int) -> int:
+        """Number of move sequences of length ``depth`` from here (runs without the GIL)."""
+        if depth < 0:
+            raise ValueError(f"perft depth must be >= 0, not {depth}")
+        return self._core.perft(depth)
+
+    def pieces_left(self, color: int) -> list[Piece]:
+        """The pieces a colour still has (a piece with two copies left appears twice)."""
+        left = self._core.pieces_left()[color]
+        return [p for p, n in zip(self._variant.pieces, left) for _ in range(n)]
+
+    def cell_colors(self) -> list[int]:
+        """The colour on each cell by cell number, -1 where empty."""
+        return self._core.cell_colors()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and self._core == other._core
+
+    def __hash__(self) -> int:
+        return self._core.hash
+
+    def __str__(self) -> str:
+        from blokus.text import board_text
+
+        return board_text(self)
+
+    def __repr__(self) -> str:
+        v = self._variant
+        name = repr(v.id) if v.is_builtin else repr(v.spec)
+        moves = [str(m) for m in self.move_stack]
+        if not moves:
+            return f"blokus.Board({name})"
+        return f"blokus.Board({name}, moves={moves!r})"

@@ -1,0 +1,48 @@
+"""Exceptions raised by blokus. All derive from :class:`BlokusError`; bad input also from ``ValueError``."""
+
+from __future__ import annotations
+
+
+class BlokusError(ValueError):
+    """Base class of every error raised for bad input to blokus."""
+
+
+class InvalidMoveError(BlokusError):
+    """Move text or a move id that names no placement of the variant (bad cell, no such piece)."""
+
+
+class IllegalMoveError(BlokusError):
+    """A placement that is not legal in the position; the board is left unchanged."""
+
+
+class InvalidPositionError(BlokusError):
+    """A position (or position string) that cannot arise or cannot be read."""
+
+
+class UnknownVariantError(BlokusError):
+    """A variant id that is not built in."""
+
+
+class InvalidVariantError(BlokusError):
+    """A variant spec that cannot describe a game; the message says which field is wrong."""
+
+
+class SgfError(BlokusError):
+    """A malformed SGF file; carries the line and column where reading failed."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        where = f"line {line}, column {column}: " if line is not None and column is not None else ""
+        super().__init__(where + message)
+        self.line = line
+        self.column = column
+
+
+__all__ = [
+    "BlokusError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "InvalidVariantError",
+    "SgfError",
+    "UnknownVariantError",
+]

@@ -1,0 +1,74 @@
+"""Many games played inside Rust, on all cores, returned as numpy arrays."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from blokus import _blokus
+from blokus.board import Board
+from blokus.variant import Variant, VariantLike, variant
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+
+@dataclass(frozen=True)
+class SelfplayResult:
+    """Results of :func:`selfplay`; row ``i`` is game ``i`` whatever the number of threads."""
+
+    variant: Variant
+    #: Points per colour, shape (games, colours).
+    points: npt.NDArray[np.int32]
+    #: Score per player, shape (games, players).
+    scores: npt.NDArray[np.int32]
+    #: Moves played per game, shape (games,).
+    plies: npt.NDArray[np.uint32]
+    #: Whether each player is among the winners, shape (games, players).
+    winners: npt.NDArray[np.bool_]
+    #: Wall-clock seconds spent playing.
+    seconds: float
+    #: Placement ids of each game, if asked for with ``keep_moves=True``.
+    moves: list[list[int]] | None
+
+    @property
+    def games(self) -> int:
+        return int(self.plies.shape[0])
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def board(self, game: int) -> Board:
+        """The final position of one game (needs ``keep_moves=True``)."""
+        if self.moves is None:
+            raise ValueError("moves were not kept: call selfplay(..., keep_moves=True)")
+        return Board(self.variant, self.moves[game])
+
+
+def selfplay(
+    variant_: VariantLike = "classic",
+    games: int = 1000,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "uniform",
+    keep_moves: bool = False,
+) -> SelfplayResult:
+    """Plays ``games`` games from the empty board inside Rust with the GIL released.
+
+    ``policy`` is ``"uniform"`` (uniformly random legal moves) or ``"greedy"`` (uniformly among
+    the moves of the largest piece). Game ``i`` depends only on ``seed`` and ``i``, so the result
+    is the same for any ``threads`` (default: every core).
+    """
+    v = variant(variant_)
+    if games < 0:
+        raise ValueError(f"games must be >= 0, not {games}")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be in 0..2**64, not {seed}")
+    n_threads = threads if threads is not None else (os.cpu_count() or 1)
+    if n_threads < 1:
+        raise ValueError(f"threads must be >= 1, not {n_threads}")
+    r = _blokus.selfplay_games(v._tables, games, seed, n_threads, policy, keep_moves)
+    return SelfplayResult(v, r.points, r.scores, r.plies, r.winners, r.seconds, r.moves)
