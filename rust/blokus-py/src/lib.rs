@@ -38,6 +38,9 @@ fn scoring(py: Python<'_>, name: Option<&str>, default: Scoring) -> PyResult<Sco
     }
 }
 
+/// `(name, cells, copies, orientations)` of a piece.
+type PieceInfo = (String, Vec<(i32, i32, i32)>, u8, usize);
+
 /// The tables of one variant: placements, cells and names.
 #[pyclass(frozen, module = "blokus._blokus")]
 struct TablesCore {
@@ -139,7 +142,7 @@ impl TablesCore {
             .collect()
     }
     /// `(name, cells, copies, orientations)` of every piece.
-    fn pieces(&self) -> Vec<(String, Vec<(i32, i32, i32)>, u8, usize)> {
+    fn pieces(&self) -> Vec<PieceInfo> {
         self.t
             .variant
             .pieces
