@@ -1,0 +1,4 @@
+from blokus.cli import main
+import sys
+
+sys.exit(main())

@@ -1,0 +1,91 @@
+"""The ``blokus`` command line: selfplay, perft and the list of variants."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Sequence
+
+from blokus.board import Board
+from blokus.errors import BlokusError
+from blokus.selfplay import selfplay
+from blokus.variant import Variant, variant, variants
+
+
+def _variant_arg(text: str) -> Variant:
+    if text.endswith((".toml", ".json")):
+        return Variant.from_file(text)
+    return variant(text)
+
+
+def _cmd_selfplay(args: argparse.Namespace) -> int:
+    v = _variant_arg(args.variant)
+    r = selfplay(v, games=args.games, seed=args.seed, threads=args.threads, policy=args.policy)
+    print(
+        f"{v.id}: {r.games} {args.policy} games in {r.seconds:.3f} s on {args.threads or 'all'} thread(s): "
+        f"{r.games_per_second:,.0f} games/s, {r.plies.mean() if r.games else 0:.1f} moves per game"
+    )
+    if r.games == 0:
+        return 0
+    print(f"{'colour':<10}{'mean points':>12}{'std':>8}{'min':>6}{'max':>6}")
+    for c, name in enumerate(v.colors):
+        col = r.points[:, c]
+        print(f"{name:<10}{col.mean():>12.2f}{col.std():>8.2f}{col.min():>6}{col.max():>6}")
+    print(f"{'player':<10}{'mean score':>12}{'wins':>8}  (a tie counts as a win for each tied player)")
+    for p in range(v.num_players):
+        names = "+".join(v.colors[c] for c in v.players[p])
+        print(f"{p:<3}{names:<7}{r.scores[:, p].mean():>12.2f}{r.winners[:, p].mean():>8.1%}")
+    return 0
+
+
+def _cmd_perft(args: argparse.Namespace) -> int:
+    board = Board(_variant_arg(args.variant), args.moves.split(";") if args.moves else ())
+    print(f"{board.variant.id}: perft from {'the empty board' if not args.moves else 'the given moves'}")
+    print(f"{'depth':>5}{'nodes':>16}{'seconds':>10}{'nodes/s':>16}")
+    for depth in range(1, args.depth + 1):
+        start = time.perf_counter()
+        n = board.perft(depth)
+        dt = time.perf_counter() - start
+        print(f"{depth:>5}{n:>16,}{dt:>10.3f}{n / dt if dt > 0 else 0:>16,.0f}")
+    return 0
+
+
+def _cmd_variants(args: argparse.Namespace) -> int:
+    for vid in variants():
+        v = variant(vid)
+        print(f"{vid:<12}{v.name:<28}{v.num_colors} colours {v.num_players} players {v.num_placements:>6} placements")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="blokus", description="The blokus engine from the command line.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("selfplay", help="play random games in Rust; print games/s and score statistics")
+    p.add_argument("--variant", default="classic", help="variant id, or a .toml/.json spec file")
+    p.add_argument("--games", type=int, default=10_000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=None, help="default: every core")
+    p.add_argument("--policy", choices=["uniform", "greedy"], default="uniform")
+    p.set_defaults(run=_cmd_selfplay)
+
+    p = sub.add_parser("perft", help="count move sequences to a depth")
+    p.add_argument("--variant", default="duo", help="variant id, or a .toml/.json spec file")
+    p.add_argument("--depth", type=int, default=2)
+    p.add_argument("--moves", default="", help="moves to play first, separated by ';'")
+    p.set_defaults(run=_cmd_perft)
+
+    p = sub.add_parser("variants", help="list the built-in variants")
+    p.set_defaults(run=_cmd_variants)
+
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except BlokusError as e:
+        print(f"blokus: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
