@@ -6,7 +6,6 @@ use crate::position::{Position, NO_COLOR};
 use crate::rng::Rng;
 use crate::score;
 use crate::table::Tables;
-use crate::variant::Scoring;
 
 /// How a colour chooses its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +21,7 @@ pub enum Policy {
 pub struct GameRecord {
     /// Placements in order of play.
     pub moves: Vec<u32>,
-    /// Advanced points per colour.
+    /// Points per colour, in the variant's scoring.
     pub points: Vec<i32>,
 }
 
@@ -65,7 +64,7 @@ pub fn play_game(
     }
     GameRecord {
         moves,
-        points: score::points(t, &pos, Scoring::Advanced),
+        points: score::points(t, &pos, t.variant.scoring),
     }
 }
 

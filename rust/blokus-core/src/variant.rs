@@ -195,8 +195,19 @@ impl Variant {
 
     /// Reads and validates a JSON spec.
     pub fn from_json(json: &str) -> Result<Variant, SpecError> {
-        let spec: VariantSpec =
-            serde_json::from_str(json).map_err(|e| SpecError(format!("variant spec: {e}")))?;
+        let de = &mut serde_json::Deserializer::from_str(json);
+        let spec: VariantSpec = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            // serde_json appends a position in the JSON text; the field path says more.
+            let msg = inner.to_string();
+            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+            if path == "." || inner.is_syntax() || inner.is_eof() {
+                SpecError(format!("variant spec: {msg}"))
+            } else {
+                SpecError(format!("{path}: {msg}"))
+            }
+        })?;
         Variant::from_spec(&spec)
     }
 
