@@ -12,31 +12,70 @@ pub struct Shape {
 }
 
 const SQUARE_PIECES: &str = include_str!("../data/pieces_square.txt");
+const TRIANGLE_PIECES: &str = include_str!("../data/pieces_triangle.txt");
 
 /// The standard pieces of a geometry, in their fixed order.
 pub fn standard_shapes(geometry: Geometry) -> Vec<Shape> {
     match geometry {
-        Geometry::Square => parse_art(SQUARE_PIECES),
+        Geometry::Square => parse_art(SQUARE_PIECES)
+            .into_iter()
+            .map(|(name, cells)| Shape {
+                name,
+                cells: cells.into_iter().map(|(c, _)| c).collect(),
+            })
+            .collect(),
+        Geometry::Triangle { .. } => parse_art(TRIANGLE_PIECES)
+            .into_iter()
+            .map(|(name, cells)| Shape {
+                cells: place_triangles(geometry, &name, &cells),
+                name,
+            })
+            .collect(),
     }
 }
 
-/// Reads `piece NAME` blocks of rows drawn top to bottom with `X` for a cell.
-fn parse_art(text: &str) -> Vec<Shape> {
+/// Shifts a drawn polyiamond by a column if needed so that every `^` lands on an up triangle of
+/// the geometry and every `v` on a down one.
+fn place_triangles(geometry: Geometry, name: &str, cells: &[(Coord, char)]) -> Vec<Coord> {
+    let drawn_up = |ch: char| ch == '^';
+    let shift = match cells.first() {
+        Some(&(c, ch)) if geometry.points_up(c) != Some(drawn_up(ch)) => 1,
+        _ => 0,
+    };
+    cells
+        .iter()
+        .map(|&([x, y, z], ch)| {
+            let c = [x + shift, y, z];
+            assert_eq!(
+                geometry.points_up(c),
+                Some(drawn_up(ch)),
+                "piece {name}: triangles must alternate along rows and columns"
+            );
+            c
+        })
+        .collect()
+}
+
+/// Reads `piece NAME` blocks of rows drawn top to bottom, `.` for no cell and any other
+/// character for a cell (kept with the cell).
+fn parse_art(text: &str) -> Vec<(String, Vec<(Coord, char)>)> {
     let mut shapes = Vec::new();
     let mut name: Option<String> = None;
     let mut rows: Vec<&str> = Vec::new();
-    let flush = |name: &mut Option<String>, rows: &mut Vec<&str>, shapes: &mut Vec<Shape>| {
+    let flush = |name: &mut Option<String>,
+                 rows: &mut Vec<&str>,
+                 shapes: &mut Vec<(String, Vec<(Coord, char)>)>| {
         if let Some(n) = name.take() {
             let height = rows.len() as i32;
             let mut cells = Vec::new();
             for (r, row) in rows.iter().enumerate() {
                 for (x, ch) in row.chars().enumerate() {
-                    if ch == 'X' {
-                        cells.push([x as i32, height - 1 - r as i32, 0]);
+                    if ch != '.' {
+                        cells.push(([x as i32, height - 1 - r as i32, 0], ch));
                     }
                 }
             }
-            shapes.push(Shape { name: n, cells });
+            shapes.push((n, cells));
         }
         rows.clear();
     };
@@ -60,30 +99,23 @@ fn parse_art(text: &str) -> Vec<Shape> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn square_set_is_the_21_polyominoes_with_91_orientations() {
-        let shapes = standard_shapes(Geometry::Square);
-        assert_eq!(shapes.len(), 21);
+    /// Checks a standard set: pieces per size, cells, fixed orientations, no free shape twice,
+    /// every piece connected through edges.
+    fn check_set(geometry: Geometry, per_size: &[usize], cells: usize, orientations: usize) {
+        let shapes = standard_shapes(geometry);
+        assert_eq!(shapes.len(), per_size.iter().sum::<usize>());
         let sizes: Vec<usize> = shapes.iter().map(|s| s.cells.len()).collect();
-        assert_eq!(sizes.iter().sum::<usize>(), 89);
-        for n in 1..=5 {
-            let expected = [0, 1, 1, 2, 5, 12][n];
-            assert_eq!(
-                sizes.iter().filter(|&&s| s == n).count(),
-                expected,
-                "size {n}"
-            );
+        assert_eq!(sizes.iter().sum::<usize>(), cells);
+        for (n, &expected) in per_size.iter().enumerate() {
+            let n = n + 1;
+            let count = sizes.iter().filter(|&&s| s == n).count();
+            assert_eq!(count, expected, "size {n}");
         }
-        let orientations: usize = shapes
-            .iter()
-            .map(|s| Geometry::Square.orientations(&s.cells).len())
-            .sum();
-        assert_eq!(orientations, 91);
-        // No two pieces are the same free shape.
         let canon: Vec<Vec<Vec<Coord>>> = shapes
             .iter()
-            .map(|s| Geometry::Square.orientations(&s.cells))
+            .map(|s| geometry.orientations(&s.cells))
             .collect();
+        assert_eq!(canon.iter().map(Vec::len).sum::<usize>(), orientations);
         for i in 0..canon.len() {
             for j in 0..i {
                 assert!(
@@ -94,5 +126,43 @@ mod tests {
                 );
             }
         }
+        for s in &shapes {
+            let mut reached = vec![s.cells[0]];
+            let mut i = 0;
+            while i < reached.len() {
+                for n in geometry.edge_neighbours(reached[i]) {
+                    if s.cells.contains(&n) && !reached.contains(&n) {
+                        reached.push(n);
+                    }
+                }
+                i += 1;
+            }
+            assert_eq!(reached.len(), s.cells.len(), "{} is not connected", s.name);
+        }
+    }
+
+    #[test]
+    fn square_set_is_the_21_polyominoes_with_91_orientations() {
+        check_set(Geometry::Square, &[1, 1, 2, 5, 12], 89, 91);
+    }
+
+    #[test]
+    fn triangle_set_is_the_22_polyiamonds_with_155_orientations() {
+        for odd_up in [false, true] {
+            check_set(
+                Geometry::Triangle { odd_up },
+                &[1, 1, 1, 3, 4, 12],
+                110,
+                155,
+            );
+        }
+        let names: Vec<String> = standard_shapes(Geometry::Triangle { odd_up: true })
+            .into_iter()
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(
+            names.join(" "),
+            "1 2 I3 I4 C4 A4 I5 L5 C5 P5 F A6 G I6 L6 O P6 S V W X Y"
+        );
     }
 }

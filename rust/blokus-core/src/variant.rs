@@ -67,7 +67,7 @@ pub struct VariantSpec {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardSpec {
-    /// `square`.
+    /// `square` (a rectangle of squares) or `triangle` (a hexagon of triangles, as in Trigon).
     pub geometry: String,
     /// Columns (square boards).
     #[serde(default)]
@@ -75,7 +75,12 @@ pub struct BoardSpec {
     /// Rows (square boards).
     #[serde(default)]
     pub height: Option<i32>,
-    /// Cells left out of the rectangle, by name.
+    /// Triangles along each side of the hexagon (triangle boards): 9 for Trigon, 8 for
+    /// Trigon for three players. The hexagon of edge `n` lies on a grid of `4n - 1` columns and
+    /// `2n` rows and has `6n²` cells.
+    #[serde(default)]
+    pub edge: Option<i32>,
+    /// Cells left out of the rectangle or hexagon, by name.
     #[serde(default)]
     pub holes: Vec<String>,
 }
@@ -171,6 +176,9 @@ const BUILTIN_SPECS: &[(&str, &str)] = &[
     ("classic_3", include_str!("../variants/classic_3.json")),
     ("duo", include_str!("../variants/duo.json")),
     ("junior", include_str!("../variants/junior.json")),
+    ("trigon", include_str!("../variants/trigon.json")),
+    ("trigon_2", include_str!("../variants/trigon_2.json")),
+    ("trigon_3", include_str!("../variants/trigon_3.json")),
 ];
 
 /// The ids of the built-in variants, in a fixed order.
@@ -447,8 +455,13 @@ impl Variant {
 }
 
 fn board_cells(board: &BoardSpec) -> Result<(Geometry, Vec<Coord>), SpecError> {
-    match board.geometry.as_str() {
+    let (geometry, grid, shape) = match board.geometry.as_str() {
         "square" => {
+            if board.edge.is_some() {
+                return err(
+                    "board.edge: only triangle boards have an edge; give width and height".into(),
+                );
+            }
             let (w, h) = match (board.width, board.height) {
                 (Some(w), Some(h)) => (w, h),
                 _ => return err("board: a square board needs width and height".into()),
@@ -456,30 +469,172 @@ fn board_cells(board: &BoardSpec) -> Result<(Geometry, Vec<Coord>), SpecError> {
             if !(1..=64).contains(&w) || !(1..=64).contains(&h) {
                 return err(format!("board: {w}x{h} is not a size from 1x1 to 64x64"));
             }
-            let mut holes = Vec::new();
-            for name in &board.holes {
-                let (x, row) = parse_cell_name(name).ok_or_else(|| {
-                    SpecError(format!("board.holes: {name:?} is not a cell name"))
-                })?;
-                if x >= w || row > h {
-                    return err(format!("board.holes: {name} is off the {w}x{h} board"));
-                }
-                holes.push([x, row - 1, 0]);
-            }
             let cells: Vec<Coord> = (0..h)
                 .flat_map(|y| (0..w).map(move |x| [x, y, 0]))
-                .filter(|c| !holes.contains(c))
                 .collect();
-            if cells.is_empty() {
-                return err("board: every cell is a hole".into());
-            }
-            if cells.len() > MAX_CELLS {
-                return err(format!("board: {} cells, at most {MAX_CELLS}", cells.len()));
-            }
-            Ok((Geometry::Square, cells))
+            (Geometry::Square, cells, format!("{w}x{h} board"))
         }
-        other => err(format!(
-            "board.geometry: unknown geometry {other:?} (known: square)"
-        )),
+        "triangle" => {
+            if board.width.is_some() || board.height.is_some() {
+                return err(
+                    "board: a triangle board is a hexagon; give its edge, not width and height"
+                        .into(),
+                );
+            }
+            let Some(n) = board.edge else {
+                return err("board: a triangle board needs edge (9 for Trigon)".into());
+            };
+            let max_edge = (1..)
+                .take_while(|&e| 6 * e * e <= MAX_CELLS)
+                .last()
+                .unwrap_or(0);
+            if !(1..=max_edge as i32).contains(&n) {
+                return err(format!(
+                    "board.edge: {n} is not from 1 to {max_edge} (a hexagon of edge n has 6n² \
+                     cells, at most {MAX_CELLS})"
+                ));
+            }
+            // The leftmost cell of the top row points up (RULES.md): x = n - 1, y = 2n - 1.
+            let odd_up = n % 2 == 1;
+            (
+                Geometry::Triangle { odd_up },
+                hexagon_cells(n),
+                format!("hexagon of edge {n}"),
+            )
+        }
+        other => {
+            return err(format!(
+                "board.geometry: unknown geometry {other:?} (known: square, triangle)"
+            ))
+        }
+    };
+    let mut holes = Vec::new();
+    for name in &board.holes {
+        let (x, row) = parse_cell_name(name)
+            .ok_or_else(|| SpecError(format!("board.holes: {name:?} is not a cell name")))?;
+        let c = [x, row - 1, 0];
+        if !grid.contains(&c) {
+            return err(format!("board.holes: {name} is off the {shape}"));
+        }
+        holes.push(c);
+    }
+    let cells: Vec<Coord> = grid.into_iter().filter(|c| !holes.contains(c)).collect();
+    if cells.is_empty() {
+        return err("board: every cell is a hole".into());
+    }
+    if cells.len() > MAX_CELLS {
+        return err(format!("board: {} cells, at most {MAX_CELLS}", cells.len()));
+    }
+    Ok((geometry, cells))
+}
+
+/// The cells of the hexagon of edge `n`, row by row from the bottom (RULES.md): the row `d` rows
+/// away from the nearer of the top and bottom edges holds columns `n - 1 - d ..= 3n - 1 + d`.
+fn hexagon_cells(n: i32) -> Vec<Coord> {
+    (0..2 * n)
+        .flat_map(|y| {
+            let d = y.min(2 * n - 1 - y);
+            (n - 1 - d..=3 * n - 1 + d).map(move |x| [x, y, 0])
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec_error(board: &str, start: &str) -> String {
+        let json = format!(
+            r#"{{"id": "t", "board": {board}, "colors": ["Blue", "Yellow"],
+                "players": [[0], [1]], "shared_start_points": [{start}], "pieces": {{}}}}"#
+        );
+        Variant::from_json(&json).unwrap_err().0
+    }
+
+    #[test]
+    fn trigon_boards_are_hexagons_of_6n2_triangles() {
+        for (id, cells, extent) in [
+            ("trigon", 486, (35, 18)),
+            ("trigon_2", 486, (35, 18)),
+            ("trigon_3", 384, (31, 16)),
+        ] {
+            let v = Variant::builtin(id).unwrap();
+            assert_eq!(v.num_cells(), cells, "{id}");
+            assert_eq!(v.extent(), extent, "{id}");
+            assert_eq!(v.start_points[0].count(), 6, "{id}");
+            assert!(v.shared_start, "{id}");
+        }
+    }
+
+    #[test]
+    fn trigon_directions_follow_the_parity_rule_of_each_board() {
+        // RULES.md: with r the 1-based row, up iff x + r is even on edge 9, odd on edge 8.
+        for (id, up_parity) in [("trigon", 0), ("trigon_3", 1)] {
+            let v = Variant::builtin(id).unwrap();
+            for &c in &v.cells {
+                let up = (c[0] + c[1] + 1).rem_euclid(2) == up_parity;
+                assert_eq!(v.geometry.points_up(c), Some(up), "{id} {c:?}");
+            }
+        }
+        let v = Variant::builtin("trigon").unwrap();
+        assert_eq!(
+            v.parse_cell("a9").map(|c| v.cell_name(c)),
+            Some("a9".into())
+        );
+        assert_eq!(
+            v.parse_cell("AI10").map(|c| v.cell_name(c)),
+            Some("ai10".into())
+        );
+        assert_eq!(v.parse_cell("a1"), None);
+        assert_eq!(v.parse_cell("aj9"), None);
+    }
+
+    #[test]
+    fn triangle_specs_are_validated() {
+        let start = r#""r15""#;
+        assert!(spec_error(r#"{"geometry": "triangle"}"#, start).contains("needs edge"));
+        assert!(spec_error(r#"{"geometry": "triangle", "edge": 10}"#, start)
+            .contains("10 is not from 1 to 9"));
+        assert!(spec_error(r#"{"geometry": "triangle", "edge": 0}"#, start)
+            .contains("0 is not from 1 to 9"));
+        assert!(spec_error(
+            r#"{"geometry": "triangle", "edge": 9, "width": 20, "height": 20}"#,
+            start
+        )
+        .contains("not width and height"));
+        assert!(spec_error(
+            r#"{"geometry": "square", "width": 9, "height": 9, "edge": 9}"#,
+            start
+        )
+        .contains("only triangle boards have an edge"));
+        assert_eq!(
+            spec_error(
+                r#"{"geometry": "triangle", "edge": 9, "holes": ["a1"]}"#,
+                start
+            ),
+            "board.holes: a1 is off the hexagon of edge 9"
+        );
+        assert_eq!(
+            spec_error(r#"{"geometry": "triangle", "edge": 8}"#, r#""a16""#),
+            "shared_start_points: a16 is off the board"
+        );
+        assert!(spec_error(r#"{"geometry": "hex", "edge": 8}"#, start)
+            .contains("known: square, triangle"));
+    }
+
+    #[test]
+    fn a_small_hexagon_with_holes_and_some_pieces_is_a_variant() {
+        let json = r#"{"id": "tiny", "board": {"geometry": "triangle", "edge": 2, "holes": ["d2"]},
+            "colors": ["Blue", "Yellow"], "players": [[0], [1]],
+            "shared_start_points": ["c1", "e4"], "pieces": {"only": ["1", "2", "I3"]}}"#;
+        let v = Variant::from_json(json).unwrap();
+        assert_eq!(v.num_cells(), 6 * 2 * 2 - 1);
+        assert_eq!(v.geometry, Geometry::Triangle { odd_up: false });
+        assert_eq!(v.pieces.len(), 3);
+        assert!(v.parse_cell("d2").is_none());
+        // 23 monominoes; 30 inner edges of the hexagon less the 3 of the hole, one domino each.
+        let t = crate::table::Tables::new(v);
+        let per_piece = |p: u8| t.placements.iter().filter(|pl| pl.piece == p).count();
+        assert_eq!((per_piece(0), per_piece(1)), (23, 27));
     }
 }

@@ -107,3 +107,18 @@ fn duo() {
 fn junior() {
     replay("junior");
 }
+
+#[test]
+fn trigon() {
+    replay("trigon");
+}
+
+#[test]
+fn trigon_2() {
+    replay("trigon_2");
+}
+
+#[test]
+fn trigon_3() {
+    replay("trigon_3");
+}

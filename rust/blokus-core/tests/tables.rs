@@ -10,6 +10,9 @@ fn placement_counts_match_the_rules() {
         ("classic_3", 30433),
         ("duo", 13729),
         ("junior", 7217),
+        ("trigon", 32131),
+        ("trigon_2", 32131),
+        ("trigon_3", 24859),
     ] {
         assert_eq!(tables(id).unwrap().num_placements(), n, "{id}");
     }
@@ -30,7 +33,14 @@ fn id_order_is_pinned() {
 
 #[test]
 fn first_moves_on_the_empty_board() {
-    for (id, n) in [("classic", 58), ("duo", 414), ("junior", 189)] {
+    for (id, n) in [
+        ("classic", 58),
+        ("duo", 414),
+        ("junior", 189),
+        ("trigon", 2478),
+        ("trigon_2", 2478),
+        ("trigon_3", 2478),
+    ] {
         assert_eq!(Board::new(tables(id).unwrap()).count_moves(), n, "{id}");
     }
 }
@@ -48,6 +58,13 @@ fn perft_classic() {
     assert_eq!(b.perft(1), 58);
     assert_eq!(b.perft(2), 3_364);
     assert_eq!(b.perft(3), 195_112);
+}
+
+#[test]
+fn perft_trigon() {
+    let b = Board::new(tables("trigon").unwrap());
+    assert_eq!(b.perft(1), 2_478);
+    assert_eq!(b.perft(2), 5_117_070);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! path. Each geometry is one variant of [`Geometry`], dispatched by `match`.
 
 mod square;
+mod triangle;
 
 /// Coordinates of a cell in its geometry: `[x, y, z]`; `z` is 0 on flat boards.
 pub type Coord = [i32; 3];
@@ -13,6 +14,13 @@ pub type Coord = [i32; 3];
 pub enum Geometry {
     /// Squares; symmetry group D4 (8 elements).
     Square,
+    /// Triangles in Pentobi's Trigon coordinates (RULES.md): the cell at `(x, y)` points up when
+    /// `x + y` is odd if `odd_up` (the hexagon of edge 9), even otherwise (edge 8). Symmetry group
+    /// D6 (12 elements).
+    Triangle {
+        /// Whether the up-pointing triangles are those with `x + y` odd.
+        odd_up: bool,
+    },
 }
 
 impl Geometry {
@@ -20,6 +28,7 @@ impl Geometry {
     pub fn num_symmetries(self) -> usize {
         match self {
             Geometry::Square => square::SYMMETRIES,
+            Geometry::Triangle { .. } => triangle::SYMMETRIES,
         }
     }
 
@@ -27,6 +36,7 @@ impl Geometry {
     pub fn transform(self, s: usize, c: Coord) -> Coord {
         match self {
             Geometry::Square => square::transform(s, c),
+            Geometry::Triangle { odd_up } => triangle::transform(odd_up, s, c),
         }
     }
 
@@ -34,6 +44,7 @@ impl Geometry {
     pub fn normalize(self, shape: &[Coord]) -> Vec<Coord> {
         match self {
             Geometry::Square => square::normalize(shape),
+            Geometry::Triangle { .. } => triangle::normalize(shape),
         }
     }
 
@@ -41,6 +52,16 @@ impl Geometry {
     pub fn translation(self, from: Coord, to: Coord) -> Option<Coord> {
         match self {
             Geometry::Square => Some([to[0] - from[0], to[1] - from[1], to[2] - from[2]]),
+            Geometry::Triangle { .. } => triangle::translation(from, to),
+        }
+    }
+
+    /// Whether the cell points up (triangles) rather than down; `None` where cells have no
+    /// direction.
+    pub fn points_up(self, c: Coord) -> Option<bool> {
+        match self {
+            Geometry::Square => None,
+            Geometry::Triangle { odd_up } => Some(triangle::is_up(odd_up, c)),
         }
     }
 
@@ -48,6 +69,7 @@ impl Geometry {
     pub fn edge_neighbours(self, c: Coord) -> Vec<Coord> {
         match self {
             Geometry::Square => square::edge_neighbours(c),
+            Geometry::Triangle { odd_up } => triangle::edge_neighbours(odd_up, c),
         }
     }
 
@@ -55,6 +77,7 @@ impl Geometry {
     pub fn corner_neighbours(self, c: Coord) -> Vec<Coord> {
         match self {
             Geometry::Square => square::corner_neighbours(c),
+            Geometry::Triangle { odd_up } => triangle::corner_neighbours(odd_up, c),
         }
     }
 
