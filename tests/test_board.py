@@ -11,8 +11,9 @@ import blokus
 from blokus import Board, Move
 
 
-def test_variants_lists_the_square_variants() -> None:
-    assert {"classic", "classic_2", "classic_3", "duo", "junior"} <= set(blokus.variants())
+def test_variants_lists_the_flat_variants() -> None:
+    flat = {"classic", "classic_2", "classic_3", "duo", "junior", "trigon", "trigon_2", "trigon_3"}
+    assert flat <= set(blokus.variants())
 
 
 @pytest.mark.parametrize(
@@ -23,6 +24,9 @@ def test_variants_lists_the_square_variants() -> None:
         ("classic_3", 58, 30433, 4, 3),
         ("duo", 414, 13729, 2, 2),
         ("junior", 189, 7217, 2, 2),
+        ("trigon", 2478, 32131, 4, 4),
+        ("trigon_2", 2478, 32131, 4, 2),
+        ("trigon_3", 2478, 24859, 3, 3),
     ],
 )
 def test_empty_board(variant: str, first_moves: int, placements: int, colors: int, players: int) -> None:
@@ -102,6 +106,16 @@ def test_text_board() -> None:
     assert lines[15] == "Orange (O) to move"
 
 
+def test_trigon_text_board_draws_triangles() -> None:
+    b = Board("trigon_3", ["o3,p3,q3"])
+    lines = str(b).splitlines()
+    assert lines[0] == "16        ^v^v^v^v^v^v^v^v^"
+    assert lines[5] == "11   ^v^v^+^v^v^v^v^v^v^v^+^v^v^"  # open start points h11 and x11
+    assert lines[13] == " 3      v^v^v^v^vBBBv^v^v^v^v"  # o3 and q3 point down, p3 up
+    assert lines[-3:-1] == ["                             aaaaa", "   abcdefghijklmnopqrstuvwxyzabcde"]
+    assert "a" not in b.legal_moves
+
+
 def test_classic_3_shared_colour_rotates_among_players() -> None:
     b = Board("classic_3")
     players = []
@@ -159,6 +173,7 @@ def test_perft_from_the_empty_board() -> None:
     assert Board("duo").perft(1) == 414
     assert Board("duo").perft(2) == 171_396
     assert Board("classic").perft(3) == 195_112
+    assert Board("trigon").perft(2) == 5_117_070
     assert Board("duo").perft(0) == 1
     with pytest.raises(ValueError):
         Board("duo").perft(-1)

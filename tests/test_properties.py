@@ -159,3 +159,12 @@ def test_blokus_errors_are_the_only_exceptions_of_bad_text() -> None:
     for text in ["\x00", "a" * 10_000, "a1," * 1000, "ä1", "a99999999999999999999", "aaaa1", "-", ","]:
         with pytest.raises(BlokusError):
             b.push(text)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_reference_generator_counts_first_moves(variant: str) -> None:
+    # The reference is only worth something if it finds moves: check it on the empty board too.
+    b = Board(variant)
+    assert len(reference_legal_ids(b)) == len(b.legal_moves) > 0
+    b.push(next(iter(b.legal_moves)))
+    assert reference_legal_ids(b) == set(b.legal_moves.ids().tolist())

@@ -27,14 +27,18 @@ def _column_name(x: int) -> str:
 
 
 def board_text(board: Board) -> str:
-    """The board as rows of characters, top row first: a colour letter per covered cell, ``+``
-    for a start point still open, ``.`` for an empty cell and a blank where the board has no cell.
+    """The board as rows of characters, top row first, with row numbers and column letters.
+
+    A covered cell shows its colour's letter, an open start point ``+``, and a blank means the
+    board has no cell there. An empty square is ``.``; on triangle boards an empty triangle is
+    ``^`` or ``v`` by the way it points, and columns are not spaced, so the hexagon shows.
     """
     v = board.variant
     letters = color_letters(v)
     coords = v.cell_coords()
     colors = board.cell_colors()
-    starts = set()
+    up = v._tables.cells_point_up()
+    starts: set[int] = set()
     if not board.is_game_over():
         for cells in v._tables.start_points():
             starts.update(cells)
@@ -43,15 +47,30 @@ def board_text(board: Board) -> str:
     grid = [[" "] * width for _ in range(height)]
     for cell, (x, y, _) in enumerate(coords):
         c = colors[cell]
-        grid[y][x] = letters[c] if c >= 0 else ("+" if cell in starts else ".")
+        if c >= 0:
+            glyph = letters[c]
+        elif cell in starts:
+            glyph = "+"
+        elif up is not None:
+            glyph = "^" if up[cell] else "v"
+        else:
+            glyph = "."
+        grid[y][x] = glyph
     label = len(str(height))
-    col_width = max(len(_column_name(width - 1)), 1)
+    names = [_column_name(x) for x in range(width)]
+    if up is None:
+        col_width = max(len(n) for n in names)
+        sep = " "
+        header = [sep.join(n.rjust(col_width) for n in names)]
+    else:
+        col_width, sep = 1, ""
+        depth = max(len(n) for n in names)
+        header = ["".join(n.rjust(depth)[i] for n in names) for i in range(depth)]
     lines = []
     for y in range(height - 1, -1, -1):
-        row = " ".join(ch.rjust(col_width) for ch in grid[y])
+        row = sep.join(ch.rjust(col_width) for ch in grid[y])
         lines.append(f"{y + 1:>{label}} {row}".rstrip())
-    header = " ".join(_column_name(x).rjust(col_width) for x in range(width))
-    lines.append(" " * (label + 1) + header)
+    lines.extend(" " * (label + 1) + h for h in header)
     turn = board.turn
     status = "game over: " + board.result() if turn is None else f"{v.colors[turn]} ({letters[turn]}) to move"
     lines.append(status)

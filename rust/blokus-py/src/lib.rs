@@ -105,8 +105,8 @@ impl TablesCore {
         }
     }
     #[getter]
-    fn geometry(&self) -> String {
-        format!("{:?}", self.t.variant.geometry).to_lowercase()
+    fn geometry(&self) -> &'static str {
+        self.t.variant.geometry.name()
     }
     #[getter]
     fn num_placements(&self) -> usize {
@@ -124,6 +124,11 @@ impl TablesCore {
             .iter()
             .map(|c| (c[0], c[1], c[2]))
             .collect()
+    }
+    /// For triangle boards, whether each cell points up; `None` on other geometries.
+    fn cells_point_up(&self) -> Option<Vec<bool>> {
+        let v = &self.t.variant;
+        v.cells.iter().map(|&c| v.geometry.points_up(c)).collect()
     }
     fn cell_name(&self, cell: usize) -> PyResult<String> {
         if cell < self.t.variant.num_cells() {

@@ -56,6 +56,14 @@ impl Geometry {
         }
     }
 
+    /// The geometry's name in variant specs (`square`, `triangle`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Geometry::Square => "square",
+            Geometry::Triangle { .. } => "triangle",
+        }
+    }
+
     /// Whether the cell points up (triangles) rather than down; `None` where cells have no
     /// direction.
     pub fn points_up(self, c: Coord) -> Option<bool> {
