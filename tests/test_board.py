@@ -118,7 +118,7 @@ def test_trigon_text_board_draws_triangles() -> None:
 
 def test_classic_3_shared_colour_rotates_among_players() -> None:
     b = Board("classic_3")
-    players = []
+    players: list[tuple[int | None, int | None]] = []
     while len(players) < 12:
         players.append((b.turn, b.player))
         b.push(next(iter(b.legal_moves)))

@@ -92,7 +92,8 @@ class Variant:
     @property
     def spec(self) -> dict[str, Any]:
         """The spec this variant was built from (a copy)."""
-        return json.loads(json.dumps(self._spec))
+        copy: dict[str, Any] = json.loads(json.dumps(self._spec))
+        return copy
 
     @property
     def id(self) -> str:

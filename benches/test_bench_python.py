@@ -1,0 +1,54 @@
+"""Python-path benchmarks (pytest-benchmark). Off in the normal test run; run them with
+``pytest benches --benchmark-enable``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from pytest_benchmark.fixture import BenchmarkFixture
+
+import blokus
+
+VARIANTS = ["duo", "classic", "trigon"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_selfplay_batch_one_thread(benchmark: BenchmarkFixture, variant: str) -> None:
+    """Uniform random games played inside Rust, called from Python, one thread."""
+    games = 200
+    r = benchmark(blokus.selfplay, variant, games=games, seed=1, threads=1)
+    assert r.games == games
+    benchmark.extra_info["games_per_second"] = games / benchmark.stats.stats.mean
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_per_move_loop(benchmark: BenchmarkFixture, variant: str) -> None:
+    """A Python loop over the API: list legal ids, choose one, push; one game per round."""
+    rng = random.Random(1)
+
+    def game() -> int:
+        b = blokus.Board(variant)
+        core = b._core
+        while core.turn is not None:
+            ids = core.legal_list()
+            core.push(ids[rng.randrange(len(ids))])
+        return b.ply
+
+    plies = benchmark(game)
+    assert plies > 0
+    benchmark.extra_info["games_per_second"] = 1 / benchmark.stats.stats.mean
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_per_move_loop_public_api(benchmark: BenchmarkFixture, variant: str) -> None:
+    """The same loop through the public API (`legal_moves`, `push(Move)`)."""
+    rng = random.Random(1)
+
+    def game() -> int:
+        b = blokus.Board(variant)
+        while not b.is_game_over():
+            b.push(rng.choice(list(b.legal_moves)))
+        return b.ply
+
+    assert benchmark(game) > 0

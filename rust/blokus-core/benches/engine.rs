@@ -1,0 +1,69 @@
+//! Core benchmarks: uniform random games from the empty board, legal-move enumeration on
+//! fixed mid-game positions, and perft. Run with `cargo bench -p blokus-core`.
+
+use std::hint::black_box;
+
+use blokus_core::playout::{play_game, Policy};
+use blokus_core::rng::Rng;
+use blokus_core::{tables, Board};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+const VARIANTS: &[&str] = &["duo", "junior", "classic", "classic_3", "trigon", "trigon_3"];
+
+fn random_games(c: &mut Criterion) {
+    let mut g = c.benchmark_group("random_game");
+    g.throughput(Throughput::Elements(1));
+    for &id in VARIANTS {
+        let t = tables(id).unwrap();
+        let mut rng = Rng::new(1);
+        let mut buf = Vec::with_capacity(4096);
+        g.bench_function(id, |b| b.iter(|| black_box(play_game(&t, &mut rng, Policy::Uniform, &mut buf, false))));
+    }
+    g.finish();
+}
+
+/// A position after `plies` random moves of a fixed seed.
+fn midgame(id: &str, plies: usize) -> Board {
+    let mut board = Board::new(tables(id).unwrap());
+    let mut rng = Rng::new(42);
+    for _ in 0..plies {
+        match board.sample_move(&mut rng) {
+            Some(m) => board.play_unchecked(m),
+            None => break,
+        }
+    }
+    board
+}
+
+fn legal_moves(c: &mut Criterion) {
+    let mut g = c.benchmark_group("legal_moves");
+    for &id in VARIANTS {
+        let board = midgame(id, 12);
+        let n = board.count_moves() as u64;
+        g.throughput(Throughput::Elements(n));
+        let mut buf = Vec::with_capacity(4096);
+        g.bench_function(format!("{id}_list"), |b| {
+            b.iter(|| {
+                buf.clear();
+                board.position().legal_moves_into(board.tables(), &mut buf);
+                black_box(buf.len())
+            })
+        });
+        g.bench_function(format!("{id}_count"), |b| b.iter(|| black_box(board.count_moves())));
+    }
+    g.finish();
+}
+
+fn perft(c: &mut Criterion) {
+    let mut g = c.benchmark_group("perft");
+    g.sample_size(10);
+    for (id, depth) in [("duo", 2), ("classic", 3), ("trigon", 2)] {
+        let board = Board::new(tables(id).unwrap());
+        g.throughput(Throughput::Elements(board.perft(depth)));
+        g.bench_function(format!("{id}_{depth}"), |b| b.iter(|| black_box(board.perft(depth))));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, random_games, legal_moves, perft);
+criterion_main!(benches);

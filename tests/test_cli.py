@@ -1,0 +1,43 @@
+"""The command line: selfplay, perft and variants print what they promise."""
+
+from __future__ import annotations
+
+import pytest
+
+from blokus import Board
+from blokus.cli import main
+
+
+def test_selfplay_prints_speed_and_statistics(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--variant", "classic_2", "--games", "50", "--seed", "3", "--threads", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("classic_2: 50 uniform games in ") and "games/s" in out[0]
+    assert [line.split()[0] for line in out[2:6]] == ["Blue", "Yellow", "Red", "Green"]
+    assert out[7].startswith("0  Blue+Red") and out[8].startswith("1  Yellow+Green")
+
+
+def test_perft_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "--variant", "duo", "--depth", "2"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[2:]]
+    assert [(r[0], r[1]) for r in rows] == [("1", "414"), ("2", "171,396")]
+
+
+def test_perft_after_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "--variant", "duo", "--depth", "1", "--moves", "e10;j5"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[2].split()[:2] == ["1", f"{len(Board('duo', ['e10', 'j5']).legal_moves):,}"]
+
+
+def test_variant_file_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--variant", "examples/mini.toml", "--games", "5", "--threads", "1"]) == 0
+    assert capsys.readouterr().out.startswith("mini: 5 uniform games")
+    assert main(["perft", "--variant", "nope"]) == 2
+    assert 'unknown variant "nope"' in capsys.readouterr().err
+    assert main(["perft", "--variant", "duo", "--moves", "a1"]) == 2
+    assert "illegal move a1 for Purple" in capsys.readouterr().err
+
+
+def test_variants_lists_every_builtin(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["variants"]) == 0
+    ids = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert ids[:5] == ["classic", "classic_2", "classic_3", "duo", "junior"]
