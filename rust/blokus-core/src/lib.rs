@@ -10,6 +10,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod batch;
 pub mod bits;
 pub mod board;
 pub mod geometry;

@@ -4,12 +4,14 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use blokus_core::batch::{Batch, Grid, Outputs, StepError};
 use blokus_core::notation::{move_text, parse_move};
 use blokus_core::playout::{selfplay, Policy};
 use blokus_core::rng::Rng;
 use blokus_core::variant::{builtin_ids, builtin_spec_json};
+use blokus_core::Position;
 use blokus_core::{score, Board, PlayError, Scoring, Tables, Variant};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
@@ -361,6 +363,202 @@ impl BoardCore {
     }
 }
 
+/// A batch of games stepped together, writing into numpy arrays it owns.
+#[pyclass(module = "blokus._blokus")]
+struct BatchCore {
+    t: Arc<Tables>,
+    grid: Grid,
+    games: Vec<Position>,
+    ended: Vec<bool>,
+    threads: usize,
+    #[pyo3(get)]
+    observation: Py<PyArrayDyn<u8>>,
+    #[pyo3(get)]
+    legal_action_mask: Py<PyArray2<bool>>,
+    #[pyo3(get)]
+    rewards: Py<PyArray2<f32>>,
+    #[pyo3(get)]
+    current_player: Py<PyArray1<i32>>,
+    #[pyo3(get)]
+    current_color: Py<PyArray1<i32>>,
+    #[pyo3(get)]
+    terminated: Py<PyArray1<bool>>,
+}
+
+#[pymethods]
+impl BatchCore {
+    #[new]
+    fn new(
+        py: Python<'_>,
+        tables: &TablesCore,
+        games: usize,
+        threads: usize,
+    ) -> PyResult<BatchCore> {
+        let t = &tables.t;
+        let grid = Grid::new(t);
+        let nc = t.variant.num_colors();
+        let mut shape = vec![games, nc];
+        if grid.shape[0] > 1 {
+            shape.push(grid.shape[0]);
+        }
+        shape.extend_from_slice(&grid.shape[1..]);
+        let core = BatchCore {
+            t: Arc::clone(t),
+            grid,
+            games: Batch::new(t, games).games,
+            ended: vec![false; games],
+            threads: threads.max(1),
+            observation: PyArrayDyn::zeros(py, shape, false).unbind(),
+            legal_action_mask: PyArray2::zeros(py, [games, t.num_placements()], false).unbind(),
+            rewards: PyArray2::zeros(py, [games, t.variant.num_players()], false).unbind(),
+            current_player: PyArray1::zeros(py, games, false).unbind(),
+            current_color: PyArray1::zeros(py, games, false).unbind(),
+            terminated: PyArray1::zeros(py, games, false).unbind(),
+        };
+        core.write_all(py)?;
+        Ok(core)
+    }
+
+    /// Resets the games where `which` is true (all if `None`); other games keep their state and
+    /// any rewards of the last step.
+    #[pyo3(signature = (which=None))]
+    fn reset(&mut self, py: Python<'_>, which: Option<PyReadonlyArray1<'_, bool>>) -> PyResult<()> {
+        let start = Position::start(&self.t);
+        match which {
+            None => {
+                self.games.fill(start);
+                self.ended.fill(false);
+            }
+            Some(w) => {
+                let w = w.as_slice()?;
+                if w.len() != self.games.len() {
+                    return Err(PyValueError::new_err(format!(
+                        "reset mask has {} entries for {} games",
+                        w.len(),
+                        self.games.len()
+                    )));
+                }
+                for ((g, e), &r) in self.games.iter_mut().zip(self.ended.iter_mut()).zip(w) {
+                    if r {
+                        *g = start;
+                        *e = false;
+                    }
+                }
+            }
+        }
+        self.write_all(py)
+    }
+
+    /// Plays one action per game (ignored for finished games); an illegal action raises and
+    /// changes nothing.
+    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+        let actions = actions.as_slice()?;
+        if actions.len() != self.games.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {} games",
+                actions.len(),
+                self.games.len()
+            )));
+        }
+        let t = &self.t;
+        Batch::step(t, &mut self.games, actions, &mut self.ended).map_err(|e| match e {
+            StepError::Illegal { game, action } => error(
+                py,
+                "IllegalMoveError",
+                format!("game {game}: action {action} is not a legal placement"),
+            ),
+        })?;
+        self.write_all(py)
+    }
+
+    /// Number of games.
+    fn __len__(&self) -> usize {
+        self.games.len()
+    }
+}
+
+impl BatchCore {
+    fn write_all(&self, py: Python<'_>) -> PyResult<()> {
+        let t = &self.t;
+        let mut obs = self.observation.bind(py).readwrite();
+        let mut mask = self.legal_action_mask.bind(py).readwrite();
+        let mut rewards = self.rewards.bind(py).readwrite();
+        let mut player = self.current_player.bind(py).readwrite();
+        let mut color = self.current_color.bind(py).readwrite();
+        let mut term = self.terminated.bind(py).readwrite();
+        let (obs, mask, rewards) = (
+            obs.as_slice_mut()?,
+            mask.as_slice_mut()?,
+            rewards.as_slice_mut()?,
+        );
+        let (player, color, term) = (
+            player.as_slice_mut()?,
+            color.as_slice_mut()?,
+            term.as_slice_mut()?,
+        );
+        let n = self.games.len();
+        if n == 0 {
+            return Ok(());
+        }
+        let (nc, np, na, gs) = (
+            t.variant.num_colors(),
+            t.variant.num_players(),
+            t.num_placements(),
+            self.grid.size(),
+        );
+        let chunk = n.div_ceil(self.threads);
+        let (games, ended, grid) = (&self.games, &self.ended, &self.grid);
+        py.detach(|| {
+            if self.threads == 1 {
+                let out = Outputs {
+                    observation: obs,
+                    legal_action_mask: mask,
+                    rewards,
+                    current_player: player,
+                    current_color: color,
+                    terminated: term,
+                };
+                Batch::write(t, grid, games, ended, out, &mut Vec::with_capacity(4096));
+                return;
+            }
+            std::thread::scope(|s| {
+                let parts = obs
+                    .chunks_mut(chunk * nc * gs)
+                    .zip(mask.chunks_mut(chunk * na))
+                    .zip(rewards.chunks_mut(chunk * np))
+                    .zip(player.chunks_mut(chunk))
+                    .zip(color.chunks_mut(chunk))
+                    .zip(term.chunks_mut(chunk))
+                    .zip(games.chunks(chunk).zip(ended.chunks(chunk)));
+                for (
+                    (
+                        (
+                            (((observation, legal_action_mask), rewards), current_player),
+                            current_color,
+                        ),
+                        terminated,
+                    ),
+                    (games, ended),
+                ) in parts
+                {
+                    s.spawn(move || {
+                        let out = Outputs {
+                            observation,
+                            legal_action_mask,
+                            rewards,
+                            current_player,
+                            current_color,
+                            terminated,
+                        };
+                        Batch::write(t, grid, games, ended, out, &mut Vec::with_capacity(4096));
+                    });
+                }
+            })
+        });
+        Ok(())
+    }
+}
+
 /// Results of games played inside Rust.
 #[pyclass(frozen, module = "blokus._blokus")]
 struct SelfplayCore {
@@ -448,6 +646,7 @@ fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TablesCore>()?;
     m.add_class::<BoardCore>()?;
     m.add_class::<SelfplayCore>()?;
+    m.add_class::<BatchCore>()?;
     m.add_function(wrap_pyfunction!(selfplay_games, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_ids, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_spec, m)?)?;

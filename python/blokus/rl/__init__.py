@@ -1,0 +1,92 @@
+"""Reinforcement learning: a batch of games stepped in Rust into numpy arrays (pgx-style), and
+adapters for PettingZoo (:mod:`blokus.rl.pettingzoo`) and Gymnasium (:mod:`blokus.rl.gymnasium`).
+
+Actions are placement ids (``Variant.num_placements`` of them). Observations are drawn from the
+point of view of the colour to move: plane ``k`` holds the cells of colour ``(mover + k) mod
+colours``, on the board's grid (top row first; off-board points are 0).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from blokus import _blokus
+from blokus.board import Board
+from blokus.variant import Variant, VariantLike, variant
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+__all__ = ["BatchEnv", "observation"]
+
+
+class BatchEnv:
+    """``batch_size`` games of one variant stepped together in Rust (GIL released).
+
+    The arrays are allocated once and rewritten in place by :meth:`reset` and :meth:`step`:
+
+    - ``observation``: uint8 ``(batch, colours, rows, cols)`` (``(batch, colours, levels, rows, cols)`` in 3D)
+    - ``legal_action_mask``: bool ``(batch, placements)``
+    - ``rewards``: float32 ``(batch, players)``; on the step that ends a game, +1 for a sole
+      winner, 0 for tied winners, -1 for the others; 0 otherwise
+    - ``current_player``, ``current_color``: int32 ``(batch,)``, -1 once a game is over
+    - ``terminated``: bool ``(batch,)``; ``truncated``: always False (games end by themselves)
+
+    A finished game ignores its action until it is reset (``reset(mask)`` resets some games).
+    """
+
+    def __init__(self, variant_: VariantLike = "duo", batch_size: int = 1024, threads: int | None = None) -> None:
+        self.variant: Variant = variant(variant_)
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, not {batch_size}")
+        n_threads = threads if threads is not None else (os.cpu_count() or 1)
+        self._core = _blokus.BatchCore(self.variant._tables, batch_size, max(1, min(n_threads, batch_size)))
+        self.observation: npt.NDArray[np.uint8] = self._core.observation
+        self.legal_action_mask: npt.NDArray[np.bool_] = self._core.legal_action_mask
+        self.rewards: npt.NDArray[np.float32] = self._core.rewards
+        self.current_player: npt.NDArray[np.int32] = self._core.current_player
+        self.current_color: npt.NDArray[np.int32] = self._core.current_color
+        self.terminated: npt.NDArray[np.bool_] = self._core.terminated
+        self.truncated: npt.NDArray[np.bool_] = np.zeros(batch_size, dtype=np.bool_)
+
+    @property
+    def batch_size(self) -> int:
+        return len(self._core)
+
+    @property
+    def num_actions(self) -> int:
+        return self.variant.num_placements
+
+    def reset(self, which: npt.NDArray[np.bool_] | None = None) -> None:
+        """Starts every game again, or those where ``which`` is True."""
+        self._core.reset(None if which is None else np.ascontiguousarray(which, dtype=np.bool_))
+
+    def step(self, actions: npt.ArrayLike) -> None:
+        """Plays one placement id per game. An illegal action in an unfinished game raises
+        :class:`~blokus.errors.IllegalMoveError` and no game changes."""
+        self._core.step(np.ascontiguousarray(actions, dtype=np.int64))
+
+
+def _grid(v: Variant) -> tuple[tuple[int, ...], npt.NDArray[np.intp]]:
+    coords = np.array(v.cell_coords(), dtype=np.intp).reshape(-1, 3)
+    w, h, levels = (int(coords[:, k].max()) + 1 for k in range(3))
+    index = (coords[:, 2] * h + (h - 1 - coords[:, 1])) * w + coords[:, 0]
+    shape = (h, w) if levels == 1 else (levels, h, w)
+    return shape, index
+
+
+def observation(board: Board, color: int | None = None) -> npt.NDArray[np.int8]:
+    """The planes of one board from ``color``'s point of view (default: the colour to move), as
+    :class:`BatchEnv` draws them: ``(colours, rows, cols)`` int8."""
+    v = board.variant
+    shape, index = _grid(v)
+    nc = v.num_colors
+    me = color if color is not None else (board.turn if board.turn is not None else 0)
+    cells = np.array(board.cell_colors(), dtype=np.intp)
+    planes = np.zeros((nc, int(np.prod(shape))), dtype=np.int8)
+    covered = cells >= 0
+    planes[(cells[covered] - me) % nc, index[covered]] = 1
+    return planes.reshape((nc, *shape))
