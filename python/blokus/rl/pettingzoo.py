@@ -1,0 +1,111 @@
+"""A PettingZoo AEC environment: one game, one agent per player (``pip install blokus[pettingzoo]``).
+
+Agents are ``player_0`` .. ``player_{n-1}``. Observations are dicts with ``observation`` (int8
+planes from the point of view of the colour the agent moves or, when it is not to move, of its
+first colour; see :func:`blokus.rl.observation`) and ``action_mask`` (int8, 1 for the legal
+placement ids of the agent to move). At the end every agent is rewarded +1 as the sole winner,
+0 as a tied winner, -1 otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from blokus.board import Board
+from blokus.rl import observation
+from blokus.variant import VariantLike, variant
+
+__all__ = ["BlokusEnv", "env"]
+
+
+class BlokusEnv(AECEnv[str, dict[str, Any], int]):
+    """Blokus as a PettingZoo AEC environment."""
+
+    metadata = {"render_modes": ["ansi"], "name": "blokus_v0", "is_parallelizable": False}
+
+    def __init__(self, variant_: VariantLike = "duo", render_mode: str | None = None) -> None:
+        super().__init__()
+        self.variant = variant(variant_)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{p}" for p in range(self.variant.num_players)]
+        self.board = Board(self.variant)
+        shape = observation(self.board).shape
+        n = self.variant.num_placements
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0, 1, shape, dtype=np.int8),
+                    "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _agent_of_turn(self) -> str:
+        player = self.board.player
+        return self.possible_agents[player if player is not None else 0]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.board = Board(self.variant)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self._agent_of_turn()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        p = self.possible_agents.index(agent)
+        to_move = self.board.player == p and not self.board.is_game_over()
+        color = self.board.turn if to_move else self.variant.players[p][0]
+        mask = np.zeros(self.variant.num_placements, dtype=np.int8)
+        if to_move:
+            mask[self.board.legal_moves.ids()] = 1
+        return {"observation": observation(self.board, color), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to move and must give an action")
+        self.board.push(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        if self.board.is_game_over():
+            outcome = self.board.outcome()
+            assert outcome is not None
+            for p, a in enumerate(self.agents):
+                sole = len(outcome.winners) == 1
+                self.rewards[a] = (1.0 if sole else 0.0) if p in outcome.winners else -1.0
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self._agent_of_turn()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return str(self.board)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def env(variant_: VariantLike = "duo", render_mode: str | None = None) -> BlokusEnv:
+    """The environment, as PettingZoo's constructors name it."""
+    return BlokusEnv(variant_, render_mode)
