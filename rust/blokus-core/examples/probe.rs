@@ -1,27 +1,20 @@
-use blokus_core::tables;
+use blokus_core::playout::{play_game, Policy};
+use blokus_core::rng::Rng;
+use blokus_core::{Tables, Variant};
+use std::time::Instant;
 fn main() {
-    for id in ["duo", "classic", "junior", "trigon", "trigon_3"] {
-        let t = tables(id).unwrap();
-        let n = t.variant.num_cells();
-        let mut maxthrough = 0;
-        let mut maxwin = 0;
-        let mut totwin = 0;
-        for a in 0..n {
-            let mut through = 0;
-            let mut win = blokus_core::bits::Bits::EMPTY;
-            for p in 0..t.variant.pieces.len() {
-                for &id in t.covering(a, p) {
-                    through += 1;
-                    win |= t.placements[id as usize].mask;
-                }
-            }
-            maxthrough = maxthrough.max(through);
-            maxwin = maxwin.max(win.count());
-            totwin += win.count();
+    for id in ["duo", "classic", "trigon", "trigon_3"] {
+        let s = Instant::now();
+        let t = Tables::new(Variant::builtin(id).unwrap());
+        let build = s.elapsed();
+        let mut rng = Rng::new(1);
+        let mut buf = Vec::new();
+        let n = 2000;
+        let s = Instant::now();
+        for _ in 0..n {
+            play_game(&t, &mut rng, Policy::Uniform, &mut buf, false);
         }
-        println!(
-            "{id}: max through {maxthrough}, max window {maxwin}, avg window {}",
-            totwin as usize / n
-        );
+        let dt = s.elapsed().as_secs_f64();
+        println!("{id}: build {:?}, {:.0} games/s", build, n as f64 / dt);
     }
 }

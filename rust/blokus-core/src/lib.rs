@@ -20,6 +20,7 @@ pub mod playout;
 pub mod position;
 pub mod rng;
 pub mod score;
+pub mod slices;
 pub mod table;
 pub mod variant;
 

@@ -112,6 +112,41 @@ impl Position {
     /// `false`. Returns `false` if stopped early.
     #[inline]
     pub fn for_each_move<F: FnMut(u32) -> bool>(&self, t: &Tables, color: usize, mut f: F) -> bool {
+        let Some(slices) = &t.slices else {
+            return self.for_each_move_by_lists(t, color, f);
+        };
+        let mut blocked = self.forbidden[color];
+        let candidates = self.attach[color] & !blocked;
+        if candidates.is_empty() {
+            return true;
+        }
+        let available = slices.available(self.available[color]);
+        for cell in candidates.iter() {
+            let ok = slices.through(cell, &available, &blocked);
+            for (w, &word) in ok.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let slot = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if !f(slices.id(cell, slot)) {
+                        return false;
+                    }
+                }
+            }
+            // Placements through this cell are done; later cells must not list them again.
+            blocked.insert(cell);
+        }
+        true
+    }
+
+    /// [`Position::for_each_move`] by testing every placement of the per-cell lists: the
+    /// fallback for piece sets too large for [`crate::slices`].
+    fn for_each_move_by_lists<F: FnMut(u32) -> bool>(
+        &self,
+        t: &Tables,
+        color: usize,
+        mut f: F,
+    ) -> bool {
         let mut blocked = self.forbidden[color];
         let candidates = self.attach[color] & !blocked;
         let available = self.available[color];
@@ -126,7 +161,6 @@ impl Position {
                     }
                 }
             }
-            // Placements through this cell are done; later cells must not list them again.
             blocked.insert(cell);
         }
         true

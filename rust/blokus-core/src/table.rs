@@ -3,6 +3,8 @@
 use std::collections::HashMap;
 
 use crate::bits::Bits;
+use crate::geometry::Coord;
+use crate::slices::Slices;
 use crate::variant::Variant;
 
 /// The most cells a piece may have.
@@ -43,6 +45,10 @@ pub struct Tables {
     pub placements: Vec<Placement>,
     /// Number of orientations of each piece.
     pub orientations: Vec<usize>,
+    /// The orientations of each piece, as normalized shapes.
+    pub shapes: Vec<Vec<Vec<Coord>>>,
+    /// Bit-sliced generation tables (`None` if a piece set is too large for them).
+    pub slices: Option<Slices>,
     /// `by_cell_piece[cell * num_pieces + piece]`: range into `list` of the placements of that
     /// piece covering that cell.
     by_cell_piece: Vec<(u32, u32)>,
@@ -84,6 +90,7 @@ impl Tables {
             .collect();
         let mut placements = Vec::new();
         let mut orientations = Vec::new();
+        let mut all_shapes = Vec::new();
         for (pi, piece) in variant.pieces.iter().enumerate() {
             let shapes = g.orientations(&piece.cells);
             orientations.push(shapes.len());
@@ -123,7 +130,9 @@ impl Tables {
                     });
                 }
             }
+            all_shapes.push(shapes);
         }
+        let slices = Slices::new(&variant, &placements, &all_shapes);
         let np = variant.pieces.len();
         let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); n * np];
         let mut by_cells = HashMap::with_capacity(placements.len());
@@ -144,6 +153,8 @@ impl Tables {
             variant,
             placements,
             orientations,
+            shapes: all_shapes,
+            slices,
             by_cell_piece,
             list,
             by_cells,

@@ -1,0 +1,206 @@
+//! Bit-sliced move generation for the corner rule.
+//!
+//! For every cell `a`, the placements covering it are laid out in *slots* of a small bitset (a
+//! [`Slice`]): one slot per (piece, orientation, cell of the orientation) that can sit on `a`.
+//! The layout depends only on the cell's class (its direction on triangle boards), so the slots
+//! of the pieces a colour still has form one mask per class, computed once per generation.
+//! For each other cell `x` near `a`, a precomputed slice marks the slots whose placement covers
+//! `x`. The legal placements through an attach cell `a` are then
+//! `available & fits(a) & !(OR of the slices of the blocked cells near a)`: a few word
+//! operations per blocked neighbour instead of a full mask test per placement. Attach cells
+//! already handled count as blocked, so each placement is produced once.
+
+use crate::bits::Bits;
+use crate::table::Placement;
+use crate::variant::Variant;
+
+/// Words of a [`Slice`]; 448 slots, more than any standard piece set needs (classic 414).
+pub const SLICE_WORDS: usize = 7;
+/// A set of slots.
+pub type Slice = [u64; SLICE_WORDS];
+const NO_PLACEMENT: u32 = u32::MAX;
+
+/// The slot layout and per-cell slices of a variant.
+#[derive(Debug, Default)]
+pub struct Slices {
+    /// Class of each cell (0 on square boards; 0 down, 1 up on triangle boards).
+    class: Vec<u8>,
+    /// Per class and piece: the slots of that piece.
+    piece_slots: Vec<Vec<Slice>>,
+    /// Per cell: the slots that hold a placement on the board.
+    fits: Vec<Slice>,
+    /// Per cell: `slots` placement ids (NO_PLACEMENT for empty slots), `stride` per cell.
+    ids: Vec<u32>,
+    stride: usize,
+    /// Per cell: range into `near_cells`/`near_slices`.
+    near_start: Vec<u32>,
+    near_cells: Vec<u16>,
+    near_slices: Vec<Slice>,
+}
+
+#[inline]
+fn set(s: &mut Slice, bit: usize) {
+    s[bit >> 6] |= 1 << (bit & 63);
+}
+
+impl Slices {
+    /// Builds the slices, or `None` if some cell class needs more than `64 * SLICE_WORDS` slots.
+    pub fn new(
+        variant: &Variant,
+        placements: &[Placement],
+        orientations: &[Vec<Vec<[i32; 3]>>],
+    ) -> Option<Slices> {
+        let g = variant.geometry;
+        let class_of = |c: [i32; 3]| u8::from(g.points_up(c).unwrap_or(false));
+        let class: Vec<u8> = variant.cells.iter().map(|&c| class_of(c)).collect();
+        let num_classes = 2;
+        let num_pieces = variant.pieces.len();
+        // Slot numbering per class: pieces in order, their orientations, the cells of each
+        // orientation whose class matches.
+        let mut slot_of: Vec<std::collections::HashMap<(usize, usize, usize), usize>> =
+            vec![Default::default(); num_classes];
+        let mut piece_slots = vec![vec![[0u64; SLICE_WORDS]; num_pieces]; num_classes];
+        let mut counts = vec![0usize; num_classes];
+        for (p, shapes) in orientations.iter().enumerate() {
+            for (o, shape) in shapes.iter().enumerate() {
+                for (k, &c) in shape.iter().enumerate() {
+                    let cl = class_of(c) as usize;
+                    let slot = counts[cl];
+                    if slot >= 64 * SLICE_WORDS {
+                        return None;
+                    }
+                    counts[cl] += 1;
+                    slot_of[cl].insert((p, o, k), slot);
+                    set(&mut piece_slots[cl][p], slot);
+                }
+            }
+        }
+        let stride = counts.iter().copied().max().unwrap_or(0);
+        let n = variant.num_cells();
+        let mut ids = vec![NO_PLACEMENT; n * stride];
+        let mut fits = vec![[0u64; SLICE_WORDS]; n];
+        for (id, pl) in placements.iter().enumerate() {
+            let shape = &orientations[pl.piece as usize][pl.orientation as usize];
+            let shape_cells = placement_cells_in_shape_order(variant, pl, shape);
+            for (k, cell) in shape_cells.into_iter().enumerate() {
+                let cl = class[cell] as usize;
+                let slot = slot_of[cl][&(pl.piece as usize, pl.orientation as usize, k)];
+                ids[cell * stride + slot] = id as u32;
+                set(&mut fits[cell], slot);
+            }
+        }
+        let mut near_start = Vec::with_capacity(n + 1);
+        let mut near_cells = Vec::new();
+        let mut near_slices = Vec::new();
+        for a in 0..n {
+            near_start.push(near_cells.len() as u32);
+            let mut by_cell: std::collections::BTreeMap<usize, Slice> = Default::default();
+            for slot in 0..stride {
+                let id = ids[a * stride + slot];
+                if id == NO_PLACEMENT {
+                    continue;
+                }
+                for &x in placements[id as usize].cells() {
+                    if x as usize != a {
+                        set(by_cell.entry(x as usize).or_insert([0; SLICE_WORDS]), slot);
+                    }
+                }
+            }
+            for (x, s) in by_cell {
+                near_cells.push(x as u16);
+                near_slices.push(s);
+            }
+        }
+        near_start.push(near_cells.len() as u32);
+        Some(Slices {
+            class,
+            piece_slots,
+            fits,
+            ids,
+            stride,
+            near_start,
+            near_cells,
+            near_slices,
+        })
+    }
+
+    /// The slots of the pieces in `available` (bit p = piece p), one slice per cell class.
+    #[inline]
+    pub fn available(&self, available: u32) -> [Slice; 2] {
+        let mut out = [[0u64; SLICE_WORDS]; 2];
+        for (cl, slots) in self.piece_slots.iter().enumerate() {
+            let mut pieces = available;
+            while pieces != 0 {
+                let p = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                for w in 0..SLICE_WORDS {
+                    out[cl][w] |= slots[p][w];
+                }
+            }
+        }
+        out
+    }
+
+    /// The slots of the placements through `a` that avoid `blocked` and use an available piece.
+    #[inline]
+    pub fn through(&self, a: usize, available: &[Slice; 2], blocked: &Bits) -> Slice {
+        let avail = &available[self.class[a] as usize];
+        let fits = &self.fits[a];
+        let mut ok = [0u64; SLICE_WORDS];
+        for w in 0..SLICE_WORDS {
+            ok[w] = avail[w] & fits[w];
+        }
+        let (s, e) = (self.near_start[a] as usize, self.near_start[a + 1] as usize);
+        for (x, slice) in self.near_cells[s..e].iter().zip(&self.near_slices[s..e]) {
+            if blocked.contains(*x as usize) {
+                for w in 0..SLICE_WORDS {
+                    ok[w] &= !slice[w];
+                }
+            }
+        }
+        ok
+    }
+
+    /// The placement id in slot `slot` of cell `a`.
+    #[inline]
+    pub fn id(&self, a: usize, slot: usize) -> u32 {
+        self.ids[a * self.stride + slot]
+    }
+}
+
+/// The cells of a placement ordered like the cells of its orientation's shape.
+fn placement_cells_in_shape_order(
+    variant: &Variant,
+    pl: &Placement,
+    shape: &[[i32; 3]],
+) -> Vec<usize> {
+    // The placement is the shape translated; find the translation from the cell sets' minima
+    // (both sorted the same way by the geometry), then map each shape cell.
+    let cells: Vec<[i32; 3]> = pl
+        .cells()
+        .iter()
+        .map(|&c| variant.cells[c as usize])
+        .collect();
+    let key = |c: &[i32; 3]| (c[2], c[1], c[0]);
+    let min_shape = *shape
+        .iter()
+        .min_by_key(|c| key(c))
+        .expect("non-empty shape");
+    let min_cells = *cells
+        .iter()
+        .min_by_key(|c| key(c))
+        .expect("non-empty placement");
+    let t = [
+        min_cells[0] - min_shape[0],
+        min_cells[1] - min_shape[1],
+        min_cells[2] - min_shape[2],
+    ];
+    shape
+        .iter()
+        .map(|c| {
+            variant
+                .cell_at([c[0] + t[0], c[1] + t[1], c[2] + t[2]])
+                .expect("placement cell on the board")
+        })
+        .collect()
+}
