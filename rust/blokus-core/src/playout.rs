@@ -41,12 +41,15 @@ pub fn play_game(
 ) -> GameRecord {
     let mut pos = Position::start(t);
     let mut moves = Vec::new();
+    let mut scratch = Vec::new();
     while pos.to_move != NO_COLOR {
-        buf.clear();
-        pos.legal_moves_into(t, buf);
         let id = match policy {
-            Policy::Uniform => buf[rng.below(buf.len() as u64) as usize],
+            Policy::Uniform => pos
+                .sample_move(t, rng, &mut scratch)
+                .expect("a colour to move has a move"),
             Policy::Greedy => {
+                buf.clear();
+                pos.legal_moves_into(t, buf);
                 let size = |id: u32| t.placements[id as usize].len;
                 let best = buf
                     .iter()

@@ -1,6 +1,8 @@
 //! The position: per-colour bitsets, the rules of placement, and move generation.
 
 use crate::bits::Bits;
+use crate::rng::Rng;
+use crate::slices::Slice;
 use crate::table::Tables;
 use crate::variant::{MAX_COLORS, MAX_PIECES};
 
@@ -137,6 +139,58 @@ impl Position {
             blocked.insert(cell);
         }
         true
+    }
+
+    /// A uniformly random legal placement of the colour to move, without listing the moves:
+    /// the legal slots of every attach cell are counted, then one is picked. `scratch` is
+    /// reused between calls.
+    pub fn sample_move(
+        &self,
+        t: &Tables,
+        rng: &mut Rng,
+        scratch: &mut Vec<(u16, Slice)>,
+    ) -> Option<u32> {
+        if self.to_move == NO_COLOR {
+            return None;
+        }
+        let color = self.to_move as usize;
+        let Some(slices) = &t.slices else {
+            let n = self.count_moves(t);
+            return self.nth_move(t, rng.below(n as u64) as usize);
+        };
+        scratch.clear();
+        let mut blocked = self.forbidden[color];
+        let available = slices.available(self.available[color]);
+        let mut total = 0u64;
+        for cell in (self.attach[color] & !blocked).iter() {
+            let ok = slices.through(cell, &available, &blocked);
+            let n: u32 = ok.iter().map(|w| w.count_ones()).sum();
+            if n > 0 {
+                total += u64::from(n);
+                scratch.push((cell as u16, ok));
+            }
+            blocked.insert(cell);
+        }
+        if total == 0 {
+            return None;
+        }
+        let mut k = rng.below(total);
+        for (cell, ok) in scratch.iter() {
+            for (w, &word) in ok.iter().enumerate() {
+                let n = u64::from(word.count_ones());
+                if k < n {
+                    let mut bits = word;
+                    for _ in 0..k {
+                        bits &= bits - 1;
+                    }
+                    return Some(
+                        slices.id(*cell as usize, w * 64 + bits.trailing_zeros() as usize),
+                    );
+                }
+                k -= n;
+            }
+        }
+        None
     }
 
     /// [`Position::for_each_move`] by testing every placement of the per-cell lists: the

@@ -14,8 +14,9 @@ use crate::bits::Bits;
 use crate::table::Placement;
 use crate::variant::Variant;
 
-/// Words of a [`Slice`]; 448 slots, more than any standard piece set needs (classic 414).
-pub const SLICE_WORDS: usize = 7;
+/// Words of a [`Slice`]: 512 slots, more than any standard piece set needs (classic 414); eight
+/// words make two 256-bit vector operations.
+pub const SLICE_WORDS: usize = 8;
 /// A set of slots.
 pub type Slice = [u64; SLICE_WORDS];
 const NO_PLACEMENT: u32 = u32::MAX;
@@ -32,9 +33,11 @@ pub struct Slices {
     /// Per cell: `slots` placement ids (NO_PLACEMENT for empty slots), `stride` per cell.
     ids: Vec<u32>,
     stride: usize,
-    /// Per cell: range into `near_cells`/`near_slices`.
+    /// Per cell `a`: the other cells covered by placements through `a`.
+    near: Vec<Bits>,
+    /// Per cell `a`: where its slices start in `near_slices`, one slice per cell of `near[a]` in
+    /// increasing order, marking the slots whose placement covers that cell.
     near_start: Vec<u32>,
-    near_cells: Vec<u16>,
     near_slices: Vec<Slice>,
 }
 
@@ -89,11 +92,11 @@ impl Slices {
                 set(&mut fits[cell], slot);
             }
         }
+        let mut near = Vec::with_capacity(n);
         let mut near_start = Vec::with_capacity(n + 1);
-        let mut near_cells = Vec::new();
         let mut near_slices = Vec::new();
         for a in 0..n {
-            near_start.push(near_cells.len() as u32);
+            near_start.push(near_slices.len() as u32);
             let mut by_cell: std::collections::BTreeMap<usize, Slice> = Default::default();
             for slot in 0..stride {
                 let id = ids[a * stride + slot];
@@ -106,20 +109,18 @@ impl Slices {
                     }
                 }
             }
-            for (x, s) in by_cell {
-                near_cells.push(x as u16);
-                near_slices.push(s);
-            }
+            near.push(Bits::from_cells(by_cell.keys().copied()));
+            near_slices.extend(by_cell.into_values());
         }
-        near_start.push(near_cells.len() as u32);
+        near_start.push(near_slices.len() as u32);
         Some(Slices {
             class,
             piece_slots,
             fits,
             ids,
             stride,
+            near,
             near_start,
-            near_cells,
             near_slices,
         })
     }
@@ -150,13 +151,23 @@ impl Slices {
         for w in 0..SLICE_WORDS {
             ok[w] = avail[w] & fits[w];
         }
-        let (s, e) = (self.near_start[a] as usize, self.near_start[a + 1] as usize);
-        for (x, slice) in self.near_cells[s..e].iter().zip(&self.near_slices[s..e]) {
-            if blocked.contains(*x as usize) {
-                for w in 0..SLICE_WORDS {
-                    ok[w] &= !slice[w];
+        // Visit only the blocked cells among the near ones; a cell's slice is found by its rank
+        // in `near[a]`.
+        let near = &self.near[a];
+        let slices = &self.near_slices[self.near_start[a] as usize..];
+        let mut rank = 0usize;
+        for w in 0..crate::bits::WORDS {
+            let word = near.0[w];
+            let mut hit = word & blocked.0[w];
+            while hit != 0 {
+                let below = word & ((1u64 << hit.trailing_zeros()) - 1);
+                let slice = &slices[rank + below.count_ones() as usize];
+                for i in 0..SLICE_WORDS {
+                    ok[i] &= !slice[i];
                 }
+                hit &= hit - 1;
             }
+            rank += word.count_ones() as usize;
         }
         ok
     }
