@@ -34,6 +34,14 @@ class Move:
         self._id = id
 
     @classmethod
+    def _trusted(cls, variant: Variant, id: int) -> Move:
+        """A move from an id known to be valid (from the generator)."""
+        m = object.__new__(cls)
+        m._variant = variant
+        m._id = id
+        return m
+
+    @classmethod
     def from_text(cls, variant_: VariantLike, text: str) -> Move:
         """Parses Pentobi move text (any cell order, any case)."""
         v = variant(variant_)
@@ -83,7 +91,7 @@ class LegalMoves:
 
     def __iter__(self) -> Iterator[Move]:
         v = self._board.variant
-        return (Move(v, i) for i in self._board._core.legal_list())
+        return (Move._trusted(v, i) for i in self._board._core.legal_list())
 
     def __len__(self) -> int:
         return self._board._core.count_moves()
@@ -187,8 +195,9 @@ class Board:
         if isinstance(move, str):
             return self._core.tables.parse_move(move)
         if isinstance(move, int) and not isinstance(move, bool):
-            Move(self._variant, move)  # validates the id
-            return move
+            if move < 0:
+                raise InvalidMoveError(f"no placement {move} in {self._variant.id} (ids are 0..{self._variant.num_placements - 1})")
+            return move  # the core checks the upper bound
         raise TypeError(f"a move is a Move, move text or a placement id, not {type(move).__name__}")
 
     def is_legal(self, move: MoveLike) -> bool:
@@ -203,7 +212,9 @@ class Board:
         """Plays a move for the colour to move. Raises :class:`~blokus.errors.IllegalMoveError`
         (board unchanged) if it is not legal, :class:`~blokus.errors.InvalidMoveError` if the
         text names no placement."""
-        if isinstance(move, str):
+        if type(move) is int and move >= 0:
+            self._core.push(move)
+        elif isinstance(move, str):
             self._core.push_text(move)
         else:
             self._core.push(self._id(move))

@@ -51,6 +51,16 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from blokus.bench import run
+
+    chosen = args.variant or [v for v in variants() if not v.startswith("3d_")] + [v for v in variants() if v.startswith("3d_")][:4]
+    for v in chosen:
+        variant(v)  # unknown ids fail before any work
+    run(chosen, args.seconds, args.threads, args.rl_games)
+    return 0
+
+
 def _cmd_variants(args: argparse.Namespace) -> int:
     for vid in variants():
         v = variant(vid)
@@ -75,6 +85,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--depth", type=int, default=2)
     p.add_argument("--moves", default="", help="moves to play first, separated by ';'")
     p.set_defaults(run=_cmd_perft)
+
+    p = sub.add_parser("bench", help="games/s, legal moves/s and perft speed per variant")
+    p.add_argument("--variant", action="append", help="a variant id (repeat for several; default: all)")
+    p.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+    p.add_argument("--threads", type=int, default=None, help="threads for the all-core figure")
+    p.add_argument("--rl-games", type=int, default=20, help="games per loop in the blokus-rl comparison")
+    p.set_defaults(run=_cmd_bench)
 
     p = sub.add_parser("variants", help="list the built-in variants")
     p.set_defaults(run=_cmd_variants)

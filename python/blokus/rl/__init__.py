@@ -70,23 +70,8 @@ class BatchEnv:
         self._core.step(np.ascontiguousarray(actions, dtype=np.int64))
 
 
-def _grid(v: Variant) -> tuple[tuple[int, ...], npt.NDArray[np.intp]]:
-    coords = np.array(v.cell_coords(), dtype=np.intp).reshape(-1, 3)
-    w, h, levels = (int(coords[:, k].max()) + 1 for k in range(3))
-    index = (coords[:, 2] * h + (h - 1 - coords[:, 1])) * w + coords[:, 0]
-    shape = (h, w) if levels == 1 else (levels, h, w)
-    return shape, index
-
-
 def observation(board: Board, color: int | None = None) -> npt.NDArray[np.int8]:
     """The planes of one board from ``color``'s point of view (default: the colour to move), as
     :class:`BatchEnv` draws them: ``(colours, rows, cols)`` int8."""
-    v = board.variant
-    shape, index = _grid(v)
-    nc = v.num_colors
     me = color if color is not None else (board.turn if board.turn is not None else 0)
-    cells = np.array(board.cell_colors(), dtype=np.intp)
-    planes = np.zeros((nc, int(np.prod(shape))), dtype=np.int8)
-    covered = cells >= 0
-    planes[(cells[covered] - me) % nc, index[covered]] = 1
-    return planes.reshape((nc, *shape))
+    return board._core.observation(me)

@@ -16,7 +16,6 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from blokus.board import Board
-from blokus.rl import observation
 from blokus.variant import VariantLike, variant
 
 __all__ = ["BlokusEnv", "env"]
@@ -35,7 +34,7 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(self.variant.num_players)]
         self.board = Board(self.variant)
-        shape = observation(self.board).shape
+        shape = self.board._core.observation(0).shape
         n = self.variant.num_placements
         self.observation_spaces = {
             a: spaces.Dict(
@@ -71,11 +70,11 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
     def observe(self, agent: str) -> dict[str, Any]:
         p = self.possible_agents.index(agent)
         to_move = self.board.player == p and not self.board.is_game_over()
-        color = self.board.turn if to_move else self.variant.players[p][0]
-        mask = np.zeros(self.variant.num_placements, dtype=np.int8)
-        if to_move:
-            mask[self.board.legal_moves.ids()] = 1
-        return {"observation": observation(self.board, color), "action_mask": mask}
+        turn = self.board.turn
+        color = turn if to_move and turn is not None else self.variant.players[p][0]
+        core = self.board._core
+        mask = core.legal_mask() if to_move else np.zeros(self.variant.num_placements, dtype=np.int8)
+        return {"observation": core.observation(color), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -32,6 +32,20 @@ impl Grid {
         }
     }
 
+    /// Draws the colours' cells as planes from `color`'s point of view: plane k holds the cells
+    /// of colour (color + k) mod colours. `out` has `colours * size()` entries.
+    pub fn observe(&self, t: &Tables, pos: &Position, color: usize, out: &mut [u8]) {
+        let nc = t.variant.num_colors();
+        let gs = self.size();
+        out.fill(0);
+        for c in 0..nc {
+            let plane = (c + nc - color) % nc;
+            for cell in pos.cells[c].iter() {
+                out[plane * gs + self.index[cell]] = 1;
+            }
+        }
+    }
+
     /// Number of grid points.
     pub fn size(&self) -> usize {
         self.shape.iter().product()

@@ -102,3 +102,22 @@ pub fn selfplay(
         .map(|r| r.expect("every game was played"))
         .collect()
 }
+
+/// Plays `games` uniformly random games and lists every legal move of every position on the
+/// way (the work of a move-generation benchmark). Returns the moves listed and the positions.
+pub fn list_moves_along_games(t: &Tables, games: usize, seed: u64) -> (u64, u64) {
+    let mut buf = Vec::with_capacity(4096);
+    let (mut moves, mut positions) = (0u64, 0u64);
+    for i in 0..games {
+        let mut rng = Rng::new(game_seed(seed, i as u64));
+        let mut pos = Position::start(t);
+        while pos.to_move != NO_COLOR {
+            buf.clear();
+            pos.legal_moves_into(t, &mut buf);
+            moves += buf.len() as u64;
+            positions += 1;
+            pos.play(t, buf[rng.below(buf.len() as u64) as usize]);
+        }
+    }
+    (moves, positions)
+}

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use blokus_core::batch::{Batch, Grid, Outputs, StepError};
 use blokus_core::notation::{move_text, parse_move};
-use blokus_core::playout::{selfplay, Policy};
+use blokus_core::playout::{list_moves_along_games, selfplay, Policy};
 use blokus_core::rng::Rng;
 use blokus_core::variant::{builtin_ids, builtin_spec_json};
 use blokus_core::Position;
@@ -310,6 +310,35 @@ impl BoardCore {
                     .map_or(-1, |c| c as i8)
             })
             .collect()
+    }
+    /// The planes of the colours from `color`'s point of view (see `blokus.rl`), int8.
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        color: usize,
+    ) -> PyResult<Bound<'py, PyArrayDyn<i8>>> {
+        let t = self.board.tables();
+        if color >= t.variant.num_colors() {
+            return Err(PyValueError::new_err(format!("no colour {color}")));
+        }
+        let grid = Grid::new(t);
+        let mut planes = vec![0u8; t.variant.num_colors() * grid.size()];
+        grid.observe(t, self.board.position(), color, &mut planes);
+        let mut shape = vec![t.variant.num_colors()];
+        if grid.shape[0] > 1 {
+            shape.push(grid.shape[0]);
+        }
+        shape.extend_from_slice(&grid.shape[1..]);
+        let planes: Vec<i8> = planes.into_iter().map(|x| x as i8).collect();
+        planes.into_pyarray(py).reshape(shape)
+    }
+    /// 1 for each legal placement id, 0 elsewhere, int8.
+    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut mask = vec![0i8; self.board.tables().num_placements()];
+        for id in self.board.legal_moves() {
+            mask[id as usize] = 1;
+        }
+        mask.into_pyarray(py)
     }
     /// Copies left of each piece, per colour.
     fn pieces_left(&self) -> Vec<Vec<u8>> {
@@ -631,6 +660,17 @@ fn selfplay_games(
     })
 }
 
+/// Lists every legal move along `games` random games: `(moves, positions, seconds)`.
+#[pyfunction]
+fn list_moves(py: Python<'_>, tables: &TablesCore, games: usize, seed: u64) -> (u64, u64, f64) {
+    let t = Arc::clone(&tables.t);
+    py.detach(move || {
+        let start = Instant::now();
+        let (moves, positions) = list_moves_along_games(&t, games, seed);
+        (moves, positions, start.elapsed().as_secs_f64())
+    })
+}
+
 #[pyfunction]
 fn builtin_variant_ids() -> Vec<&'static str> {
     builtin_ids()
@@ -648,6 +688,7 @@ fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<SelfplayCore>()?;
     m.add_class::<BatchCore>()?;
     m.add_function(wrap_pyfunction!(selfplay_games, m)?)?;
+    m.add_function(wrap_pyfunction!(list_moves, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_ids, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_spec, m)?)?;
     Ok(())

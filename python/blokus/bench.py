@@ -1,0 +1,156 @@
+"""``blokus bench``: games/s, legal moves/s and perft speed per variant, on one thread and on
+every core, and the same games through blokus-rl when it is installed."""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass
+from typing import Callable, TextIO
+
+from blokus import _blokus
+from blokus.board import Board
+from blokus.selfplay import selfplay
+from blokus.variant import variant
+
+#: A perft depth per variant that takes a fraction of a second to seconds.
+PERFT_DEPTH = {"duo": 3, "junior": 3, "classic": 4, "classic_2": 4, "classic_3": 4}
+
+
+class Progress:
+    """A one-line progress bar on a stream (nothing if ``enabled`` is false)."""
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        self.total, self.done, self.stream, self.enabled = total, 0, stream, enabled
+
+    def step(self, label: str) -> None:
+        self.done += 1
+        if self.enabled:
+            width = 30
+            filled = width * self.done // max(self.total, 1)
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {label:<40}")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\r" + " " * 80 + "\r")
+            self.stream.flush()
+
+
+@dataclass
+class Row:
+    variant: str
+    games_per_second_1: float
+    games_per_second_all: float
+    moves_per_second: float
+    perft_depth: int
+    perft_nodes_per_second: float
+
+
+def _timed_rate(run: Callable[[int], float], seconds: float, start: int) -> float:
+    """Runs `run(n)` (which returns elapsed seconds) with n grown until it takes `seconds`."""
+    n = start
+    while True:
+        dt = run(n)
+        if dt >= seconds or n >= 10_000_000:
+            return n / dt
+        n = max(n * 2, int(n * seconds / max(dt, 1e-6) * 1.1))
+
+
+def measure(variant_id: str, seconds: float, threads: int) -> Row:
+    v = variant(variant_id)
+    one = _timed_rate(lambda n: selfplay(v, games=n, seed=1, threads=1).seconds, seconds, 20)
+    allc = _timed_rate(lambda n: selfplay(v, games=n, seed=2, threads=threads).seconds, seconds, 20 * threads)
+
+    games_n = 20
+    while True:
+        moves, _, dt = _blokus.list_moves(v._tables, games_n, 3)
+        if dt >= seconds:
+            break
+        games_n = max(games_n * 2, int(games_n * seconds / max(dt, 1e-6) * 1.1))
+    moves_rate = moves / dt
+    depth = PERFT_DEPTH.get(v.id, 2)
+    board = Board(v)
+    t0 = time.perf_counter()
+    nodes = board.perft(depth)
+    perft_rate = nodes / (time.perf_counter() - t0)
+    return Row(v.id, one, allc, moves_rate, depth, perft_rate)
+
+
+def blokus_rl_comparison(games: int, progress: Progress) -> list[tuple[str, float]] | None:
+    """Random classic games through blokus-rl's environment and through ours, side by side."""
+    try:
+        from blokus_rl import BlokusEnv  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError:
+        return None
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+
+    def aec_loop(env: object) -> float:
+        t0 = time.perf_counter()
+        for g in range(games):
+            env.reset(seed=g)  # type: ignore[attr-defined]
+            for agent in env.agent_iter():  # type: ignore[attr-defined]
+                obs, _, term, trunc, _ = env.last()  # type: ignore[attr-defined]
+                if term or trunc:
+                    env.step(None)  # type: ignore[attr-defined]
+                else:
+                    legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
+                    env.step(int(legal[rng.integers(len(legal))]))  # type: ignore[attr-defined]
+        return games / (time.perf_counter() - t0)
+
+    rows = [("blokus-rl: PettingZoo AEC loop", aec_loop(BlokusEnv()))]
+    progress.step("blokus-rl")
+    from blokus.rl.pettingzoo import env as our_env
+
+    rows.append(("blokus: PettingZoo AEC loop", aec_loop(our_env("classic"))))
+    progress.step("blokus AEC loop")
+    pyrng = random.Random(0)
+    t0 = time.perf_counter()
+    for _ in range(games):
+        b = Board("classic")
+        while not b.is_game_over():
+            b.push(pyrng.choice(list(b.legal_moves)))
+    rows.append(("blokus: Board loop over Move objects", games / (time.perf_counter() - t0)))
+    t0 = time.perf_counter()
+    for _ in range(games):
+        b = Board("classic")
+        while not b.is_game_over():
+            ids = b.legal_moves.ids()
+            b.push(int(ids[pyrng.randrange(len(ids))]))
+    rows.append(("blokus: Board loop over legal_moves.ids()", games / (time.perf_counter() - t0)))
+    progress.step("blokus Board loops")
+    r = selfplay("classic", games=max(games * 50, 1000), seed=4, threads=1)
+    rows.append(("blokus: selfplay batch, 1 thread", r.games_per_second))
+    progress.step("blokus selfplay")
+    return rows
+
+
+def run(variants: list[str], seconds: float, threads: int | None, rl_games: int, out: TextIO = sys.stdout,
+        progress_stream: TextIO = sys.stderr) -> None:
+    threads = threads or os.cpu_count() or 1
+    bar = Progress(len(variants) + 4, progress_stream, progress_stream.isatty())
+    rows = []
+    for vid in variants:
+        rows.append(measure(vid, seconds, threads))
+        bar.step(vid)
+    comparison = blokus_rl_comparison(rl_games, bar)
+    bar.close()
+    print(f"uniform random games from the empty board; {threads} thread(s) for 'all cores'", file=out)
+    header = f"{'variant':<14}{'games/s 1 thr':>14}{'games/s all':>13}{'legal moves/s':>15}{'perft':>7}{'nodes/s':>14}"
+    print(header, file=out)
+    for r in rows:
+        print(
+            f"{r.variant:<14}{r.games_per_second_1:>14,.0f}{r.games_per_second_all:>13,.0f}"
+            f"{r.moves_per_second:>15,.0f}{r.perft_depth:>7}{r.perft_nodes_per_second:>14,.0f}",
+            file=out,
+        )
+    if comparison is None:
+        print("blokus-rl is not installed: pip install blokus-rl for a side-by-side run", file=out)
+    else:
+        print(f"\nclassic, random games through Python ({rl_games} games per loop), games/s:", file=out)
+        for name, rate in comparison:
+            print(f"  {name:<48}{rate:>12,.1f}", file=out)
