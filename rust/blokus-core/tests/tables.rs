@@ -73,3 +73,36 @@ fn perft_duo_depth_3() {
     let b = Board::new(tables("duo").unwrap());
     assert_eq!(b.perft(3), 89_204_762);
 }
+
+#[test]
+fn sampling_is_uniform_over_the_legal_moves() {
+    // Chi-square check of the sampler against the move list on a mid-game duo position.
+    let mut board = Board::new(tables("duo").unwrap());
+    for text in ["e10,e11", "j5,j6", "f12,g12,h12", "k7,l7,m7"] {
+        board.play_text(text).unwrap();
+    }
+    let moves = board.legal_moves();
+    let n = moves.len();
+    let mut index = std::collections::HashMap::new();
+    for (i, &m) in moves.iter().enumerate() {
+        index.insert(m, i);
+    }
+    let mut counts = vec![0u32; n];
+    let mut rng = blokus_core::rng::Rng::new(9);
+    let draws = 200 * n;
+    for _ in 0..draws {
+        counts[index[&board.sample_move(&mut rng).unwrap()]] += 1;
+    }
+    let expected = 200.0;
+    let chi2: f64 = counts
+        .iter()
+        .map(|&c| (f64::from(c) - expected).powi(2) / expected)
+        .sum();
+    // For n-1 degrees of freedom the statistic has mean n-1 and sd sqrt(2(n-1)): allow 5 sd.
+    let dof = (n - 1) as f64;
+    assert!(
+        chi2 < dof + 5.0 * (2.0 * dof).sqrt(),
+        "chi2 {chi2} for {n} moves"
+    );
+    assert!(counts.iter().all(|&c| c > 0));
+}

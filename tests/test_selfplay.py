@@ -1,0 +1,59 @@
+"""Games played inside Rust: reproducible, independent of threads, consistent with the Board."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import blokus
+from blokus import Board
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic_3", "trigon_3"])
+def test_same_results_for_any_number_of_threads(variant: str) -> None:
+    runs = [blokus.selfplay(variant, games=30, seed=11, threads=t, keep_moves=True) for t in (1, 2, 3)]
+    for r in runs[1:]:
+        assert (r.points == runs[0].points).all() and (r.plies == runs[0].plies).all()
+        assert (r.winners == runs[0].winners).all() and r.moves == runs[0].moves
+    other_seed = blokus.selfplay(variant, games=30, seed=12, threads=1)
+    assert not (other_seed.points == runs[0].points).all()
+
+
+def test_records_replay_on_the_board() -> None:
+    r = blokus.selfplay("classic_2", games=10, seed=5, threads=2, keep_moves=True)
+    assert r.points.shape == (10, 4) and r.scores.shape == (10, 2) and r.winners.shape == (10, 2)
+    assert r.moves is not None
+    for g in range(10):
+        b = r.board(g)
+        assert b.is_game_over() and b.ply == r.plies[g] == len(r.moves[g])
+        assert b.points() == r.points[g].tolist() and b.scores() == r.scores[g].tolist()
+        assert tuple(np.flatnonzero(r.winners[g])) == b.outcome().winners  # type: ignore[union-attr]
+    assert r.games_per_second > 0
+
+
+def test_greedy_plays_a_largest_piece_every_move() -> None:
+    r = blokus.selfplay("duo", games=5, seed=3, policy="greedy", keep_moves=True)
+    assert r.moves is not None
+    for moves in r.moves:
+        b = Board("duo")
+        for m in moves:
+            largest = max(x.piece.size for x in b.legal_moves)
+            move = blokus.Move(b.variant, m)
+            assert move.piece.size == largest
+            b.push(m)
+    uniform = blokus.selfplay("duo", games=200, seed=3)
+    greedy = blokus.selfplay("duo", games=200, seed=3, policy="greedy")
+    assert greedy.points.mean() > uniform.points.mean()
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(blokus.BlokusError, match="policy"):
+        blokus.selfplay("duo", games=1, policy="smart")
+    with pytest.raises(ValueError):
+        blokus.selfplay("duo", games=-1)
+    with pytest.raises(ValueError):
+        blokus.selfplay("duo", games=1, threads=0)
+    empty = blokus.selfplay("duo", games=0)
+    assert empty.points.shape == (0, 2)
+    with pytest.raises(ValueError, match="keep_moves"):
+        blokus.selfplay("duo", games=1).board(0)
