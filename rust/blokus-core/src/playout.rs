@@ -2,10 +2,13 @@
 
 use std::sync::Arc;
 
+use crate::bits::Bits;
 use crate::position::{Position, NO_COLOR};
 use crate::rng::Rng;
 use crate::score;
+use crate::slices::{Slice, Slices, SLICE_WORDS};
 use crate::table::Tables;
+use crate::variant::MAX_COLORS;
 
 /// How a colour chooses its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,4 +123,189 @@ pub fn list_moves_along_games(t: &Tables, games: usize, seed: u64) -> (u64, u64)
         }
     }
     (moves, positions)
+}
+
+/// A game played forward only, as fast as possible: for every colour and every attach cell it
+/// can still use, the slots of the placements through that cell that avoid the colour's
+/// forbidden cells are kept up to date as pieces go down, so a move costs work only near the
+/// piece just placed. Moves are sampled from the multiset of (attach cell, slot) pairs and a
+/// placement through `m` attach cells is accepted with probability `1/m`, which makes the
+/// choice uniform over distinct legal placements.
+pub struct Playout<'t> {
+    t: &'t Tables,
+    s: &'t Slices,
+    /// The position.
+    pub pos: Position,
+    /// `cache[color * cells + cell]`, meaningful for the cells of `live[color]`.
+    cache: Vec<Slice>,
+    /// Attach cells not forbidden through which some placement still fits.
+    live: [Bits; MAX_COLORS],
+    all_pieces: [Slice; 2],
+    scratch: Vec<(u16, u32)>,
+}
+
+impl<'t> Playout<'t> {
+    /// A game at the start, or `None` if the variant has no bit-sliced tables.
+    pub fn new(t: &'t Tables) -> Option<Playout<'t>> {
+        let s = t.slices.as_ref()?;
+        let n = t.variant.num_cells();
+        let all = (1u32 << t.variant.pieces.len()) - 1;
+        let mut p = Playout {
+            t,
+            s,
+            pos: Position::start(t),
+            cache: vec![[0; SLICE_WORDS]; MAX_COLORS * n],
+            live: [Bits::EMPTY; MAX_COLORS],
+            all_pieces: s.available(all),
+            scratch: Vec::with_capacity(64),
+        };
+        for c in 0..t.variant.num_colors() {
+            let fresh = p.pos.attach[c] & !p.pos.forbidden[c];
+            p.add_cells(c, &fresh);
+        }
+        Some(p)
+    }
+
+    /// Computes the slots of new attach cells of `c` and keeps those where something fits.
+    fn add_cells(&mut self, c: usize, cells: &Bits) {
+        let n = self.t.variant.num_cells();
+        for a in cells.iter() {
+            let ok = self.s.through(a, &self.all_pieces, &self.pos.forbidden[c]);
+            if ok.iter().any(|&w| w != 0) {
+                self.cache[c * n + a] = ok;
+                self.live[c].insert(a);
+            }
+        }
+    }
+
+    /// Plays placement `id` (legal for the colour to move) and finds the next colour to move.
+    pub fn play(&mut self, id: u32) {
+        let (t, s) = (self.t, self.s);
+        let n = t.variant.num_cells();
+        let c = self.pos.to_move as usize;
+        let before = self.pos.forbidden;
+        let first = self.pos.placed[c] == 0;
+        self.pos.place(t, c, id);
+        for d in 0..t.variant.num_colors() {
+            let newly = self.pos.forbidden[d] & !before[d];
+            self.live[d] &= !self.pos.forbidden[d];
+            if d == c && first {
+                // Start points stop counting after the first piece.
+                self.live[d] &= self.pos.attach[d];
+            }
+            let mut reach = Bits::EMPTY;
+            for x in newly.iter() {
+                reach |= *s.near(x);
+            }
+            for a in (self.live[d] & reach).iter() {
+                let slot = &mut self.cache[d * n + a];
+                s.clear_near(a, slot, &newly);
+                if slot.iter().all(|&w| w == 0) {
+                    self.live[d].remove(a);
+                }
+            }
+        }
+        let fresh = self.pos.attach[c]
+            & !self.pos.forbidden[c]
+            & !self.live[c]
+            & t.placements[id as usize].corners;
+        self.add_cells(c, &fresh);
+        let (cache, live) = (&self.cache, &self.live);
+        self.pos.advance_with(t, c, |pos, d| {
+            let avail = s.available(pos.available[d]);
+            live[d]
+                .iter()
+                .any(|a| s.any_available(&cache[d * n + a], &avail, a))
+        });
+    }
+
+    /// The distinct placements the caches hold for the colour to move, sorted: the legal moves,
+    /// if the caches are right (for tests).
+    pub fn cached_moves(&self) -> Vec<u32> {
+        let (t, s) = (self.t, self.s);
+        let n = t.variant.num_cells();
+        if self.pos.to_move == NO_COLOR {
+            return Vec::new();
+        }
+        let c = self.pos.to_move as usize;
+        let avail = s.available(self.pos.available[c]);
+        let mut out = Vec::new();
+        for a in self.live[c].iter() {
+            let k = s.count_available(&self.cache[c * n + a], &avail, a);
+            for i in 0..k as usize {
+                out.push(s.id(a, s.nth_available(&self.cache[c * n + a], &avail, a, i)));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// A uniformly random legal placement of the colour to move.
+    pub fn sample(&mut self, rng: &mut Rng) -> Option<u32> {
+        let (t, s) = (self.t, self.s);
+        let n = t.variant.num_cells();
+        let c = self.pos.to_move;
+        if c == NO_COLOR {
+            return None;
+        }
+        let c = c as usize;
+        let avail = s.available(self.pos.available[c]);
+        self.scratch.clear();
+        let mut total = 0u64;
+        for a in self.live[c].iter() {
+            let k = s.count_available(&self.cache[c * n + a], &avail, a);
+            if k > 0 {
+                total += u64::from(k);
+                self.scratch.push((a as u16, k));
+            }
+        }
+        if total == 0 {
+            return None;
+        }
+        loop {
+            let mut k = rng.below(total);
+            let mut pick = None;
+            for &(a, count) in &self.scratch {
+                if k < u64::from(count) {
+                    pick = Some((a as usize, k as usize));
+                    break;
+                }
+                k -= u64::from(count);
+            }
+            let (a, k) = pick.expect("k is below the total");
+            let slot = s.nth_available(&self.cache[c * n + a], &avail, a, k);
+            let id = s.id(a, slot);
+            let live = &self.live[c];
+            let cells = &t.cells_by_id[id as usize];
+            let through = cells
+                .iter()
+                .take_while(|&&x| x != u16::MAX)
+                .filter(|&&x| live.contains(x as usize))
+                .count() as u64;
+            if through <= 1 || rng.below(through) == 0 {
+                return Some(id);
+            }
+        }
+    }
+}
+
+/// Plays one uniformly random game with [`Playout`] (falling back to [`play_game`] where the
+/// variant has no bit-sliced tables). Returns the points per colour.
+pub fn play_uniform_fast(t: &Tables, rng: &mut Rng, moves: Option<&mut Vec<u32>>) -> Vec<i32> {
+    let Some(mut game) = Playout::new(t) else {
+        let record = play_game(t, rng, Policy::Uniform, &mut Vec::new(), moves.is_some());
+        if let Some(m) = moves {
+            *m = record.moves;
+        }
+        return record.points;
+    };
+    let mut moves = moves;
+    while let Some(id) = game.sample(rng) {
+        if let Some(m) = moves.as_deref_mut() {
+            m.push(id);
+        }
+        game.play(id);
+    }
+    score::points(t, &game.pos, t.variant.scoring)
 }

@@ -308,6 +308,14 @@ impl Position {
     /// colour that can move.
     pub fn play(&mut self, t: &Tables, id: u32) {
         let c = self.to_move as usize;
+        self.place(t, c, id);
+        self.advance_from(t, c);
+    }
+
+    /// Puts placement `id` down for colour `c` without checking the rules or changing the
+    /// colour to move: the step of [`Position::play`] that setup positions use.
+    #[inline]
+    pub fn place(&mut self, t: &Tables, c: usize, id: u32) {
         let p = &t.placements[id as usize];
         let piece = p.piece as usize;
         self.occupied |= p.mask;
@@ -332,12 +340,22 @@ impl Position {
         for &cell in p.cells() {
             self.hash ^= zobrist(u64::from(cell), c as u64);
         }
-        self.advance_from(t, c);
     }
 
     /// Sets `to_move` to the first colour after `after` (in cyclic order, `after` itself last)
     /// that can move, marking the ones that cannot as out.
     fn advance_from(&mut self, t: &Tables, after: usize) {
+        self.advance_with(t, after, |pos, d| pos.has_move(t, d));
+    }
+
+    /// [`Position::advance_from`] with the question "can colour d move?" answered by
+    /// `can_move`, for callers that know more (the incremental playout).
+    pub fn advance_with<F: FnMut(&Position, usize) -> bool>(
+        &mut self,
+        t: &Tables,
+        after: usize,
+        mut can_move: F,
+    ) {
         let n = t.variant.num_colors();
         if self.to_move != NO_COLOR {
             self.hash ^= zobrist(0xffff, self.to_move as u64);
@@ -348,7 +366,7 @@ impl Position {
             if self.out & (1 << d) != 0 {
                 continue;
             }
-            if self.has_move(t, d) {
+            if can_move(self, d) {
                 self.to_move = d as u8;
                 self.hash ^= zobrist(0xffff, d as u64);
                 return;

@@ -151,14 +151,21 @@ impl Slices {
         for w in 0..SLICE_WORDS {
             ok[w] = avail[w] & fits[w];
         }
-        // Visit only the blocked cells among the near ones; a cell's slice is found by its rank
+        self.clear_near(a, &mut ok, blocked);
+        ok
+    }
+
+    /// Clears from `ok` (slots of cell `a`) the placements that cover a cell of `cells`.
+    #[inline]
+    pub fn clear_near(&self, a: usize, ok: &mut Slice, cells: &Bits) {
+        // Visit only the given cells among the near ones; a cell's slice is found by its rank
         // in `near[a]`.
         let near = &self.near[a];
         let slices = &self.near_slices[self.near_start[a] as usize..];
         let mut rank = 0usize;
         for w in 0..crate::bits::WORDS {
             let word = near.0[w];
-            let mut hit = word & blocked.0[w];
+            let mut hit = word & cells.0[w];
             while hit != 0 {
                 let below = word & ((1u64 << hit.trailing_zeros()) - 1);
                 let slice = &slices[rank + below.count_ones() as usize];
@@ -169,7 +176,52 @@ impl Slices {
             }
             rank += word.count_ones() as usize;
         }
-        ok
+    }
+
+    /// The cells covered by placements through `a`, other than `a`.
+    #[inline]
+    pub fn near(&self, a: usize) -> &Bits {
+        &self.near[a]
+    }
+
+    /// Whether `ok` (slots of cell `a`) holds a slot of an available piece.
+    #[inline]
+    pub fn any_available(&self, ok: &Slice, available: &[Slice; 2], a: usize) -> bool {
+        let avail = &available[self.class[a] as usize];
+        (0..SLICE_WORDS).any(|w| ok[w] & avail[w] != 0)
+    }
+
+    /// Number of slots of `ok` (slots of cell `a`) of available pieces.
+    #[inline]
+    pub fn count_available(&self, ok: &Slice, available: &[Slice; 2], a: usize) -> u32 {
+        let avail = &available[self.class[a] as usize];
+        (0..SLICE_WORDS)
+            .map(|w| (ok[w] & avail[w]).count_ones())
+            .sum()
+    }
+
+    /// The `k`-th slot of `ok` (slots of cell `a`) of available pieces.
+    #[inline]
+    pub fn nth_available(
+        &self,
+        ok: &Slice,
+        available: &[Slice; 2],
+        a: usize,
+        mut k: usize,
+    ) -> usize {
+        let avail = &available[self.class[a] as usize];
+        for w in 0..SLICE_WORDS {
+            let mut bits = ok[w] & avail[w];
+            let n = bits.count_ones() as usize;
+            if k < n {
+                for _ in 0..k {
+                    bits &= bits - 1;
+                }
+                return w * 64 + bits.trailing_zeros() as usize;
+            }
+            k -= n;
+        }
+        unreachable!("k is below the number of slots")
     }
 
     /// The placement id in slot `slot` of cell `a`.

@@ -106,3 +106,24 @@ fn sampling_is_uniform_over_the_legal_moves() {
     );
     assert!(counts.iter().all(|&c| c > 0));
 }
+
+#[test]
+fn incremental_playout_keeps_the_legal_moves() {
+    use blokus_core::playout::Playout;
+    for id in ["duo", "classic_3", "junior", "trigon_3"] {
+        let t = tables(id).unwrap();
+        let mut rng = blokus_core::rng::Rng::new(4);
+        for _ in 0..5 {
+            let mut game = Playout::new(&t).unwrap();
+            while !game.pos.is_game_over() {
+                let mut legal = game.pos.legal_moves(&t);
+                legal.sort_unstable();
+                assert_eq!(game.cached_moves(), legal, "{id}");
+                let m = game.sample(&mut rng).unwrap();
+                assert!(game.pos.is_legal(&t, m));
+                game.play(m);
+            }
+            assert_eq!(game.sample(&mut rng), None);
+        }
+    }
+}
