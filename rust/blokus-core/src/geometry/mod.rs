@@ -3,6 +3,7 @@
 //! A geometry is used to build tables (placements, neighbour masks, names), never on the hot
 //! path. Each geometry is one variant of [`Geometry`], dispatched by `match`.
 
+mod cube;
 mod square;
 
 /// Coordinates of a cell in its geometry: `[x, y, z]`; `z` is 0 on flat boards.
@@ -13,6 +14,8 @@ pub type Coord = [i32; 3];
 pub enum Geometry {
     /// Squares; symmetry group D4 (8 elements).
     Square,
+    /// Cubes stacked in layers (Blokus 3D); symmetry group the 24 proper rotations.
+    Cube,
 }
 
 impl Geometry {
@@ -20,6 +23,7 @@ impl Geometry {
     pub fn num_symmetries(self) -> usize {
         match self {
             Geometry::Square => square::SYMMETRIES,
+            Geometry::Cube => cube::SYMMETRIES,
         }
     }
 
@@ -27,6 +31,7 @@ impl Geometry {
     pub fn transform(self, s: usize, c: Coord) -> Coord {
         match self {
             Geometry::Square => square::transform(s, c),
+            Geometry::Cube => cube::transform(s, c),
         }
     }
 
@@ -34,6 +39,7 @@ impl Geometry {
     pub fn normalize(self, shape: &[Coord]) -> Vec<Coord> {
         match self {
             Geometry::Square => square::normalize(shape),
+            Geometry::Cube => cube::normalize(shape),
         }
     }
 
@@ -41,6 +47,7 @@ impl Geometry {
     pub fn translation(self, from: Coord, to: Coord) -> Option<Coord> {
         match self {
             Geometry::Square => Some([to[0] - from[0], to[1] - from[1], to[2] - from[2]]),
+            Geometry::Cube => Some([to[0] - from[0], to[1] - from[1], to[2] - from[2]]),
         }
     }
 
@@ -48,6 +55,7 @@ impl Geometry {
     pub fn edge_neighbours(self, c: Coord) -> Vec<Coord> {
         match self {
             Geometry::Square => square::edge_neighbours(c),
+            Geometry::Cube => cube::face_neighbours(c),
         }
     }
 
@@ -55,6 +63,7 @@ impl Geometry {
     pub fn corner_neighbours(self, c: Coord) -> Vec<Coord> {
         match self {
             Geometry::Square => square::corner_neighbours(c),
+            Geometry::Cube => cube::corner_neighbours(c),
         }
     }
 
