@@ -19,6 +19,7 @@ pub mod playout;
 pub mod position;
 pub mod rng;
 pub mod score;
+pub mod stacking;
 pub mod structure;
 pub mod table;
 pub mod variant;

@@ -1,8 +1,9 @@
 //! The position: per-colour bitsets, the rules of placement, and move generation.
 
 use crate::bits::Bits;
-use crate::table::Tables;
-use crate::variant::{MAX_COLORS, MAX_PIECES};
+use crate::stacking;
+use crate::table::{Placement, Tables};
+use crate::variant::{Rules, MAX_COLORS, MAX_PIECES};
 
 /// Marker for "nobody to move": the game is over.
 pub const NO_COLOR: u8 = u8::MAX;
@@ -17,8 +18,11 @@ pub struct Position {
     /// Cells a colour may not cover: occupied, or sharing an edge with its own cells.
     pub forbidden: [Bits; MAX_COLORS],
     /// Cells a colour's next piece may attach through: corner neighbours of its cells, or its
-    /// start points before its first piece (minus `forbidden` when used).
+    /// start points before its first piece (minus `forbidden` when used). Under the stacking
+    /// rule: cells sharing a face with its cubes (some may be occupied).
     pub attach: [Bits; MAX_COLORS],
+    /// Stacking rule: the lowest free cell of each column that has room (empty on flat boards).
+    pub surface: Bits,
     /// Copies left of each piece, per colour.
     pub left: [[u8; MAX_PIECES]; MAX_COLORS],
     /// Bit `p` set when piece `p` has a copy left, per colour.
@@ -59,6 +63,17 @@ pub enum Illegal {
     NoStartPoint,
     /// The piece touches no piece of its colour at a corner.
     NoCornerContact,
+    /// A cube would have an empty cell beneath it (stacking rule).
+    Unsupported {
+        /// The first such cube.
+        cell: usize,
+    },
+    /// The piece shares no face with a cube of its colour (stacking rule).
+    NoFaceContact,
+    /// A first piece (not colour 0's) shares no face with any cube on the board (stacking rule).
+    FirstNotTouching,
+    /// A first piece (not colour 0's) has no cube on level 1 (stacking rule).
+    FirstOffGround,
 }
 
 fn zobrist(placement_cell: u64, color: u64) -> u64 {
@@ -86,11 +101,16 @@ impl Position {
         }
         let mut attach = [Bits::EMPTY; MAX_COLORS];
         attach[..v.num_colors()].copy_from_slice(&v.start_points);
+        let surface = match v.rules {
+            Rules::Corner => Bits::EMPTY,
+            Rules::Stacking { .. } => stacking::start_surface(t),
+        };
         let mut pos = Position {
             occupied: Bits::EMPTY,
             cells: [Bits::EMPTY; MAX_COLORS],
             forbidden: [Bits::EMPTY; MAX_COLORS],
             attach,
+            surface,
             left,
             available,
             placed: [0; MAX_COLORS],
@@ -111,7 +131,20 @@ impl Position {
     /// Calls `f` with every legal placement of `color`, each once; stops early when `f` returns
     /// `false`. Returns `false` if stopped early.
     #[inline]
-    pub fn for_each_move<F: FnMut(u32) -> bool>(&self, t: &Tables, color: usize, mut f: F) -> bool {
+    pub fn for_each_move<F: FnMut(u32) -> bool>(&self, t: &Tables, color: usize, f: F) -> bool {
+        match t.variant.rules {
+            Rules::Corner => self.for_each_corner_move(t, color, f),
+            Rules::Stacking { .. } => stacking::for_each_move(self, t, color, f),
+        }
+    }
+
+    #[inline]
+    fn for_each_corner_move<F: FnMut(u32) -> bool>(
+        &self,
+        t: &Tables,
+        color: usize,
+        mut f: F,
+    ) -> bool {
         let mut blocked = self.forbidden[color];
         let candidates = self.attach[color] & !blocked;
         let available = self.available[color];
@@ -195,6 +228,9 @@ impl Position {
                 piece: p.piece as usize,
             });
         }
+        if let Rules::Stacking { .. } = t.variant.rules {
+            return stacking::why_illegal(self, t, c, id);
+        }
         if let Some(cell) = (p.mask & self.occupied).iter().next() {
             return Some(Illegal::Overlap { cell });
         }
@@ -222,6 +258,24 @@ impl Position {
         let c = self.to_move as usize;
         let p = &t.placements[id as usize];
         let piece = p.piece as usize;
+        match t.variant.rules {
+            Rules::Corner => self.place_corner(t, c, p),
+            Rules::Stacking { .. } => stacking::place(self, t, c, id),
+        }
+        self.left[c][piece] -= 1;
+        if self.left[c][piece] == 0 {
+            self.available[c] &= !(1 << piece);
+        }
+        self.placed[c] += 1;
+        self.last_piece[c] = piece as u8;
+        for &cell in p.cells() {
+            self.hash ^= zobrist(u64::from(cell), c as u64);
+        }
+        self.advance_from(t, c);
+    }
+
+    #[inline]
+    fn place_corner(&mut self, t: &Tables, c: usize, p: &Placement) {
         self.occupied |= p.mask;
         self.cells[c] |= p.mask;
         for d in 0..t.variant.num_colors() {
@@ -235,20 +289,11 @@ impl Position {
             self.attach[c] |= p.corners;
         }
         self.attach[c] &= !self.forbidden[c];
-        self.left[c][piece] -= 1;
-        if self.left[c][piece] == 0 {
-            self.available[c] &= !(1 << piece);
-        }
-        self.placed[c] += 1;
-        self.last_piece[c] = piece as u8;
-        for &cell in p.cells() {
-            self.hash ^= zobrist(u64::from(cell), c as u64);
-        }
-        self.advance_from(t, c);
     }
 
     /// Sets `to_move` to the first colour after `after` (in cyclic order, `after` itself last)
-    /// that can move, marking the ones that cannot as out.
+    /// that can move, marking the ones that cannot as out (or, where the rules skip blocked
+    /// colours, only when nobody can move).
     fn advance_from(&mut self, t: &Tables, after: usize) {
         let n = t.variant.num_colors();
         if self.to_move != NO_COLOR {
@@ -265,8 +310,12 @@ impl Position {
                 self.hash ^= zobrist(0xffff, d as u64);
                 return;
             }
-            self.out |= 1 << d;
+            if t.variant.rules.knocks_out() {
+                self.out |= 1 << d;
+            }
         }
+        // Nobody can move, so nobody ever will.
+        self.out = ((1u16 << n) - 1) as u8;
     }
 
     /// Number of move sequences of length `depth` (a game that ends earlier counts nothing).

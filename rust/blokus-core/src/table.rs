@@ -3,7 +3,8 @@
 use std::collections::HashMap;
 
 use crate::bits::Bits;
-use crate::variant::Variant;
+use crate::stacking::StackTables;
+use crate::variant::{Rules, Variant};
 
 /// The most cells a piece may have.
 pub const MAX_PIECE_CELLS: usize = 8;
@@ -52,6 +53,8 @@ pub struct Tables {
     pub edge_neighbours: Vec<Vec<u16>>,
     /// Corner-only neighbours of each cell, on the board.
     pub corner_neighbours: Vec<Vec<u16>>,
+    /// The tables of the stacking rule (Blokus 3D); `None` under the corner rule.
+    pub stacking: Option<StackTables>,
 }
 
 impl Tables {
@@ -140,7 +143,12 @@ impl Tables {
             list.extend(b);
             by_cell_piece.push((start, list.len() as u32));
         }
+        let stacking = match variant.rules {
+            Rules::Corner => None,
+            Rules::Stacking { .. } => Some(StackTables::new(&variant, &placements)),
+        };
         Tables {
+            stacking,
             variant,
             placements,
             orientations,
