@@ -190,9 +190,11 @@ impl Reference {
                 continue;
             }
             for shape in shapes {
-                for dx in -4..=width {
-                    for dy in -4..=depth {
-                        for dz in 0..high {
+                // Shapes start at 0 on every axis: try every offset inside the bounding box.
+                let size = |i: usize| shape.iter().map(|c| c[i]).max().unwrap();
+                for dx in 0..width - size(0) {
+                    for dy in 0..depth - size(1) {
+                        for dz in 0..high - size(2) {
                             let cubes: Vec<Cube> = shape
                                 .iter()
                                 .map(|c| [c[0] + dx, c[1] + dy, c[2] + dz])
@@ -246,16 +248,17 @@ impl Reference {
         }
     }
 
-    /// The next colour to move after `after` (itself last), knocking out (or skipping) the
-    /// colours that cannot place on their turn.
-    fn next(&mut self, after: usize) -> Option<usize> {
+    /// The next colour to move after `after` (itself last) and its moves, knocking out (or
+    /// skipping) the colours that cannot place on their turn.
+    fn next(&mut self, after: usize) -> Option<(usize, BTreeSet<String>)> {
         for i in 1..=self.colors {
             let d = (after + i) % self.colors;
             if self.out[d] {
                 continue;
             }
-            if !self.legal(d).is_empty() {
-                return Some(d);
+            let legal = self.legal(d);
+            if !legal.is_empty() {
+                return Some((d, legal));
             }
             if !self.skip {
                 self.out[d] = true;
@@ -281,27 +284,24 @@ fn check(t: Arc<Tables>, limits: HashMap<(i32, i32), i32>, games: usize, seed: u
         .collect();
     expected.sort();
     assert_eq!(cells, expected, "{}", v.id);
+    let texts: Vec<String> = (0..t.num_placements() as u32)
+        .map(|id| blokus_core::notation::move_text(&t, id))
+        .collect();
     let mut rng = Rng::new(seed);
     for game in 0..games {
         let mut r = Reference::new(limits.clone(), v.num_colors(), skip);
         let mut b = Board::new(Arc::clone(&t));
-        let mut turn = Some(0);
-        while let Some(color) = turn {
+        let mut turn = Some((0, r.legal(0)));
+        while let Some((color, legal)) = turn {
             let at = format!("{} game {game} ply {}", v.id, b.ply());
             assert_eq!(b.turn(), Some(color), "{at}");
-            let legal = r.legal(color);
             let ours: BTreeSet<String> =
                 b.legal_moves().iter().map(|&id| b.move_text(id)).collect();
             assert_eq!(ours, legal, "{at}");
             assert_eq!(b.count_moves(), legal.len(), "{at}");
-            for id in 0..t.num_placements() as u32 {
-                let allowed = b.why_illegal(id).unwrap().is_none();
-                assert_eq!(
-                    allowed,
-                    legal.contains(&b.move_text(id)),
-                    "{at}: {}",
-                    b.move_text(id)
-                );
+            for (id, text) in texts.iter().enumerate() {
+                let allowed = b.why_illegal(id as u32).unwrap().is_none();
+                assert_eq!(allowed, legal.contains(text), "{at}: {text}");
             }
             let pick = legal
                 .iter()
