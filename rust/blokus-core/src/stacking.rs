@@ -8,8 +8,12 @@
 //! lowest cubes as `bottoms`. Legal is then `bottoms ⊆ surface` plus contact, and every
 //! placement is listed once under its lowest-numbered bottom cube, so the generator needs no
 //! duplicate check. Height limits need no check at all: cells above a limit do not exist.
+//!
+//! The generator is bound by memory, not arithmetic: its lists hold compact copies of what it
+//! tests (bottoms and cubes, 4 words when the structure has at most 256 cells), in list order, so
+//! it reads memory in sequence instead of jumping between placements.
 
-use crate::bits::Bits;
+use crate::bits::{Bits, WORDS};
 use crate::position::{Illegal, Position};
 use crate::table::{Placement, Tables};
 use crate::variant::Variant;
@@ -31,6 +35,35 @@ pub struct Stack {
     pub on_ground: bool,
 }
 
+/// What the generator tests of a placement, over the first `W` words of the cell sets.
+#[derive(Clone, Copy, Debug)]
+struct Candidate<const W: usize> {
+    bottoms: [u64; W],
+    mask: [u64; W],
+    id: u32,
+}
+
+impl<const W: usize> Candidate<W> {
+    fn new(id: usize, s: &Stack) -> Candidate<W> {
+        Candidate {
+            bottoms: prefix(&s.bottoms),
+            mask: prefix(&s.mask),
+            id: id as u32,
+        }
+    }
+}
+
+fn prefix<const W: usize>(b: &Bits) -> [u64; W] {
+    b.0[..W].try_into().expect("W <= WORDS")
+}
+
+/// Candidates of every (base cell, piece), list after list; narrow when the cells fit 4 words.
+#[derive(Debug)]
+enum Candidates {
+    Narrow(Vec<Candidate<4>>),
+    Wide(Vec<Candidate<WORDS>>),
+}
+
 /// The tables of the stacking rule, beside the generic placement tables.
 #[derive(Debug)]
 pub struct StackTables {
@@ -43,10 +76,10 @@ pub struct StackTables {
     above: Vec<u16>,
     below: Vec<u16>,
     num_pieces: usize,
-    /// `by_base_piece[cell * num_pieces + piece]`: range into `base_list` of the placements of
+    /// `by_base_piece[cell * num_pieces + piece]`: range into `candidates` of the placements of
     /// that piece whose lowest-numbered bottom cube is that cell.
     by_base_piece: Vec<(u32, u32)>,
-    base_list: Vec<u32>,
+    candidates: Candidates,
 }
 
 impl StackTables {
@@ -96,12 +129,27 @@ impl StackTables {
             stacks.push(s);
         }
         let mut by_base_piece = Vec::with_capacity(buckets.len());
-        let mut base_list = Vec::with_capacity(placements.len());
+        let mut base_list: Vec<usize> = Vec::with_capacity(placements.len());
         for b in buckets {
             let start = base_list.len() as u32;
-            base_list.extend(b);
+            base_list.extend(b.iter().map(|&id| id as usize));
             by_base_piece.push((start, base_list.len() as u32));
         }
+        let candidates = if n <= 4 * 64 {
+            Candidates::Narrow(
+                base_list
+                    .iter()
+                    .map(|&id| Candidate::new(id, &stacks[id]))
+                    .collect(),
+            )
+        } else {
+            Candidates::Wide(
+                base_list
+                    .iter()
+                    .map(|&id| Candidate::new(id, &stacks[id]))
+                    .collect(),
+            )
+        };
         StackTables {
             stacks,
             ground,
@@ -110,15 +158,18 @@ impl StackTables {
             below,
             num_pieces,
             by_base_piece,
-            base_list,
+            candidates,
         }
     }
 
     /// The placements of `piece` whose lowest-numbered bottom cube is `cell`.
-    #[inline]
-    pub fn based_at(&self, cell: usize, piece: usize) -> &[u32] {
+    pub fn based_at(&self, cell: usize, piece: usize) -> Vec<u32> {
         let (a, b) = self.by_base_piece[cell * self.num_pieces + piece];
-        &self.base_list[a as usize..b as usize]
+        let range = a as usize..b as usize;
+        match &self.candidates {
+            Candidates::Narrow(c) => c[range].iter().map(|c| c.id).collect(),
+            Candidates::Wide(c) => c[range].iter().map(|c| c.id).collect(),
+        }
     }
 
     /// The cell right above `cell`, if it is under the limit.
@@ -174,17 +225,41 @@ pub fn for_each_move<F: FnMut(u32) -> bool>(
 ) -> bool {
     let st = stack_tables(t);
     let (contact, bases) = contact_and_bases(pos, st, color);
-    let surface = pos.surface;
+    match &st.candidates {
+        Candidates::Narrow(c) => scan(st, c, pos, color, bases, &contact, &mut f),
+        Candidates::Wide(c) => scan(st, c, pos, color, bases, &contact, &mut f),
+    }
+}
+
+#[inline]
+fn scan<const W: usize, F: FnMut(u32) -> bool>(
+    st: &StackTables,
+    candidates: &[Candidate<W>],
+    pos: &Position,
+    color: usize,
+    bases: Bits,
+    contact: &Bits,
+    f: &mut F,
+) -> bool {
+    let surface: [u64; W] = prefix(&pos.surface);
+    let contact: [u64; W] = prefix(contact);
     let available = pos.available[color];
     for base in bases.iter() {
+        let row = &st.by_base_piece[base * st.num_pieces..(base + 1) * st.num_pieces];
         let mut pieces = available;
         while pieces != 0 {
             let piece = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
-            for &id in st.based_at(base, piece) {
-                let s = &st.stacks[id as usize];
+            let (a, b) = row[piece];
+            for c in &candidates[a as usize..b as usize] {
                 // A placement's cubes never overlap when its bottoms are on the surface.
-                if s.bottoms.is_subset_of(&surface) && s.mask.intersects(&contact) && !f(id) {
+                let mut unsupported = 0;
+                let mut touching = 0;
+                for w in 0..W {
+                    unsupported |= c.bottoms[w] & !surface[w];
+                    touching |= c.mask[w] & contact[w];
+                }
+                if unsupported == 0 && touching != 0 && !f(c.id) {
                     return false;
                 }
             }

@@ -354,6 +354,8 @@ fn the_generator_agrees_with_the_reference_on_user_structures_and_the_skip_optio
         (pic(&["8888"; 4]), "skip", 4),
         (pic(&["3331", ".3.."]), "skip", 2),
         (pic(&["22222", "2...2", "22222"]), "skip", 2),
+        // 288 cells: more than the generator's narrow 256-cell lists hold.
+        (pic(&["888888"; 6]), "out", 4),
     ] {
         let names = ["Blue", "Yellow", "Red", "Green"];
         let json = format!(
