@@ -15,7 +15,8 @@ pub struct Position {
     pub occupied: Bits,
     /// Cells covered by each colour.
     pub cells: [Bits; MAX_COLORS],
-    /// Cells a colour may not cover: occupied, or sharing an edge with its own cells.
+    /// Cells a colour may not cover: occupied, or sharing an edge with its own cells (under the
+    /// stacking rule: occupied).
     pub forbidden: [Bits; MAX_COLORS],
     /// Cells a colour's next piece may attach through: corner neighbours of its cells, or its
     /// start points before its first piece (minus `forbidden` when used). Under the stacking

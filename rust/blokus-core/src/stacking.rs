@@ -12,6 +12,19 @@
 //! The generator is bound by memory, not arithmetic: its lists hold compact copies of what it
 //! tests (bottoms and cubes, 4 words when the structure has at most 256 cells), in list order, so
 //! it reads memory in sequence instead of jumping between placements.
+//!
+//! ```
+//! use blokus_core::{stacking, tables, Board, Scoring};
+//! let mut board = Board::new(tables("3d_tower").unwrap());
+//! assert_eq!(board.count_moves(), 513);
+//! board.play_text("a1@1,b1@1").unwrap(); // colour 0 starts anywhere
+//! board.play_text("a1@2,b1@2").unwrap_err(); // colour 1 needs a cube on level 1 ...
+//! board.play_text("c1@1,c1@2,b1@2").unwrap(); // ... and a face on a placed cube
+//! let (t, pos) = (board.tables(), board.position());
+//! assert_eq!(stacking::heights(t, pos)[..4], [1, 2, 2, 0]);
+//! assert_eq!(board.points(Scoring::Advanced), [1 - 10, 2 - 10, -11, -11]);
+//! assert_eq!(board.result_line(), "-9 -8 -11 -11");
+//! ```
 
 use crate::bits::{Bits, WORDS};
 use crate::position::{Illegal, Position};
