@@ -54,6 +54,12 @@ impl Bits {
         self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
     }
 
+    /// Whether every cell of the set is in `other`.
+    #[inline]
+    pub fn is_subset_of(&self, other: &Bits) -> bool {
+        self.0.iter().zip(other.0.iter()).all(|(a, b)| a & !b == 0)
+    }
+
     /// Number of cells in the set.
     #[inline]
     pub fn count(&self) -> u32 {
@@ -153,5 +159,7 @@ mod tests {
         assert!(!a.intersects(&Bits::from_cells([1, 2])));
         assert_eq!(a.iter().collect::<Vec<_>>(), vec![0, 63, 64, 511]);
         assert!((!Bits::EMPTY).contains(300));
+        assert!(b.is_subset_of(&(a | b)));
+        assert!(!a.is_subset_of(&b));
     }
 }

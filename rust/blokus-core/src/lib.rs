@@ -21,6 +21,8 @@ pub mod position;
 pub mod rng;
 pub mod score;
 pub mod slices;
+pub mod stacking;
+pub mod structure;
 pub mod table;
 pub mod variant;
 

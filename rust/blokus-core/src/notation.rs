@@ -1,5 +1,6 @@
 //! Move text in Pentobi's notation: cells separated by commas, e.g. `e10,d11,e11`.
 
+use crate::geometry::Geometry;
 use crate::table::Tables;
 
 /// Why a move text names no placement.
@@ -13,6 +14,22 @@ pub enum MoveTextError {
         index: usize,
         /// The item.
         text: String,
+    },
+    /// An item is not a cube like `a1@2` (cube boards).
+    BadCube {
+        /// 0-based item index.
+        index: usize,
+        /// The item.
+        text: String,
+    },
+    /// A cube lies above its column's height limit (cube boards).
+    AboveLimit {
+        /// 0-based item index.
+        index: usize,
+        /// The item.
+        text: String,
+        /// The column's highest level.
+        limit: u8,
     },
     /// A cell name lies off the board.
     OffBoard {
@@ -44,6 +61,20 @@ impl std::fmt::Display for MoveTextError {
                     index + 1
                 )
             }
+            MoveTextError::BadCube { index, text } => {
+                write!(
+                    f,
+                    "item {} ({text:?}) is not a cube like a1@2 (column, row, @, level)",
+                    index + 1
+                )
+            }
+            MoveTextError::AboveLimit { index, text, limit } => {
+                write!(
+                    f,
+                    "item {} ({text}) is above the height limit of its column (level {limit})",
+                    index + 1
+                )
+            }
             MoveTextError::OffBoard { index, text } => {
                 write!(f, "item {} ({text}) is not a cell of this board", index + 1)
             }
@@ -57,7 +88,8 @@ impl std::fmt::Display for MoveTextError {
 
 impl std::error::Error for MoveTextError {}
 
-/// The canonical text of a placement: cells sorted by row, then column, lower case.
+/// The canonical text of a placement: cells sorted by row, then column, lower case (on cube
+/// boards by level, row, column: `a1@1,b1@1,b1@2`).
 pub fn move_text(t: &Tables, id: u32) -> String {
     cells_text(t, t.placements[id as usize].cells())
 }
@@ -86,19 +118,20 @@ pub fn parse_move(t: &Tables, text: &str) -> Result<u32, MoveTextError> {
     let mut cells: Vec<u16> = Vec::new();
     for (index, item) in text.split(',').enumerate() {
         let item = item.trim();
-        if crate::geometry::parse_cell_name(item).is_none() {
-            return Err(MoveTextError::BadCell {
-                index,
-                text: item.to_string(),
+        let Some(coord) = t.variant.cell_coord(item) else {
+            let text = item.to_string();
+            return Err(match t.variant.geometry {
+                Geometry::Cube => MoveTextError::BadCube { index, text },
+                _ => MoveTextError::BadCell { index, text },
             });
-        }
-        let cell = t
-            .variant
-            .parse_cell(item)
-            .ok_or_else(|| MoveTextError::OffBoard {
-                index,
-                text: item.to_ascii_lowercase(),
-            })?;
+        };
+        let cell = t.variant.cell_at(coord).ok_or_else(|| {
+            let text = item.to_ascii_lowercase();
+            match t.variant.limit_over(coord) {
+                Some(limit) if coord[2] >= 0 => MoveTextError::AboveLimit { index, text, limit },
+                _ => MoveTextError::OffBoard { index, text },
+            }
+        })?;
         if cells.contains(&(cell as u16)) {
             return Err(MoveTextError::Repeated {
                 text: item.to_ascii_lowercase(),

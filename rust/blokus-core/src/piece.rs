@@ -13,6 +13,7 @@ pub struct Shape {
 
 const SQUARE_PIECES: &str = include_str!("../data/pieces_square.txt");
 const TRIANGLE_PIECES: &str = include_str!("../data/pieces_triangle.txt");
+const CUBE_PIECES: &str = include_str!("../data/pieces_cube.txt");
 
 /// The standard pieces of a geometry, in their fixed order.
 pub fn standard_shapes(geometry: Geometry) -> Vec<Shape> {
@@ -31,7 +32,35 @@ pub fn standard_shapes(geometry: Geometry) -> Vec<Shape> {
                 name,
             })
             .collect(),
+        Geometry::Cube => parse_coords(CUBE_PIECES),
     }
+}
+
+/// Reads `piece NAME` lines each followed by one line of cells as `x,y,z` separated by spaces.
+fn parse_coords(text: &str) -> Vec<Shape> {
+    let mut shapes: Vec<Shape> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(n) = line.strip_prefix("piece ") {
+            shapes.push(Shape {
+                name: n.trim().to_string(),
+                cells: Vec::new(),
+            });
+            continue;
+        }
+        let shape = shapes.last_mut().expect("cells follow a piece line");
+        for item in line.split_whitespace() {
+            let v: Vec<i32> = item
+                .split(',')
+                .map(|n| n.parse().expect("a coordinate is an integer"))
+                .collect();
+            shape.cells.push([v[0], v[1], v[2]]);
+        }
+    }
+    shapes
 }
 
 /// Shifts a drawn polyiamond by a column if needed so that every `^` lands on an up triangle of
@@ -164,5 +193,56 @@ mod tests {
             names.join(" "),
             "1 2 I3 I4 C4 A4 I5 L5 C5 P5 F A6 G I6 L6 O P6 S V W X Y"
         );
+    }
+
+    #[test]
+    fn cube_set_is_the_11_polycubes_of_2_to_4_with_104_orientations() {
+        let g = Geometry::Cube;
+        let shapes = standard_shapes(g);
+        let names: Vec<&str> = shapes.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "I2",
+                "I3",
+                "V3",
+                "I4",
+                "L4",
+                "T4",
+                "O4",
+                "S4",
+                "tripod",
+                "screw-right",
+                "screw-left"
+            ]
+        );
+        assert_eq!(shapes.iter().map(|s| s.cells.len()).sum::<usize>(), 40);
+        let counts: Vec<usize> = shapes
+            .iter()
+            .map(|s| g.orientations(&s.cells).len())
+            .collect();
+        assert_eq!(counts, [3, 3, 12, 3, 24, 12, 3, 12, 8, 12, 12]);
+        assert_eq!(counts.iter().sum::<usize>(), 104);
+        // Each piece is connected through faces, and no two are the same up to rotation (the
+        // screws are mirror images, which rotations cannot join).
+        for s in &shapes {
+            let mut seen = vec![s.cells[0]];
+            let mut i = 0;
+            while i < seen.len() {
+                for n in g.edge_neighbours(seen[i]) {
+                    if s.cells.contains(&n) && !seen.contains(&n) {
+                        seen.push(n);
+                    }
+                }
+                i += 1;
+            }
+            assert_eq!(seen.len(), s.cells.len(), "{} is connected", s.name);
+        }
+        for i in 0..shapes.len() {
+            for j in 0..i {
+                let a = g.orientations(&shapes[i].cells);
+                assert!(!a.contains(&g.normalize(&shapes[j].cells)), "{}", names[i]);
+            }
+        }
     }
 }

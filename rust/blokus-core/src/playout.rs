@@ -186,8 +186,8 @@ impl<'t> Playout<'t> {
         let before = self.pos.forbidden;
         let first = self.pos.placed[c] == 0;
         self.pos.place(t, c, id);
-        for d in 0..t.variant.num_colors() {
-            let newly = self.pos.forbidden[d] & !before[d];
+        for (d, before) in before.iter().enumerate().take(t.variant.num_colors()) {
+            let newly = self.pos.forbidden[d] & !*before;
             self.live[d] &= !self.pos.forbidden[d];
             if d == c && first {
                 // Start points stop counting after the first piece.

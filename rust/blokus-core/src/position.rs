@@ -3,8 +3,9 @@
 use crate::bits::Bits;
 use crate::rng::Rng;
 use crate::slices::Slice;
-use crate::table::Tables;
-use crate::variant::{MAX_COLORS, MAX_PIECES};
+use crate::stacking;
+use crate::table::{Placement, Tables};
+use crate::variant::{Rules, MAX_COLORS, MAX_PIECES};
 
 /// Marker for "nobody to move": the game is over.
 pub const NO_COLOR: u8 = u8::MAX;
@@ -16,11 +17,15 @@ pub struct Position {
     pub occupied: Bits,
     /// Cells covered by each colour.
     pub cells: [Bits; MAX_COLORS],
-    /// Cells a colour may not cover: occupied, or sharing an edge with its own cells.
+    /// Cells a colour may not cover: occupied, or sharing an edge with its own cells (under the
+    /// stacking rule: occupied).
     pub forbidden: [Bits; MAX_COLORS],
     /// Cells a colour's next piece may attach through: corner neighbours of its cells, or its
-    /// start points before its first piece (minus `forbidden` when used).
+    /// start points before its first piece (minus `forbidden` when used). Under the stacking
+    /// rule: cells sharing a face with its cubes (some may be occupied).
     pub attach: [Bits; MAX_COLORS],
+    /// Stacking rule: the lowest free cell of each column that has room (empty on flat boards).
+    pub surface: Bits,
     /// Copies left of each piece, per colour.
     pub left: [[u8; MAX_PIECES]; MAX_COLORS],
     /// Bit `p` set when piece `p` has a copy left, per colour.
@@ -61,6 +66,17 @@ pub enum Illegal {
     NoStartPoint,
     /// The piece touches no piece of its colour at a corner.
     NoCornerContact,
+    /// A cube would have an empty cell beneath it (stacking rule).
+    Unsupported {
+        /// The first such cube.
+        cell: usize,
+    },
+    /// The piece shares no face with a cube of its colour (stacking rule).
+    NoFaceContact,
+    /// A first piece (not colour 0's) shares no face with any cube on the board (stacking rule).
+    FirstNotTouching,
+    /// A first piece (not colour 0's) has no cube on level 1 (stacking rule).
+    FirstOffGround,
 }
 
 fn zobrist(placement_cell: u64, color: u64) -> u64 {
@@ -88,11 +104,16 @@ impl Position {
         }
         let mut attach = [Bits::EMPTY; MAX_COLORS];
         attach[..v.num_colors()].copy_from_slice(&v.start_points);
+        let surface = match v.rules {
+            Rules::Corner => Bits::EMPTY,
+            Rules::Stacking { .. } => stacking::start_surface(t),
+        };
         let mut pos = Position {
             occupied: Bits::EMPTY,
             cells: [Bits::EMPTY; MAX_COLORS],
             forbidden: [Bits::EMPTY; MAX_COLORS],
             attach,
+            surface,
             left,
             available,
             placed: [0; MAX_COLORS],
@@ -113,7 +134,21 @@ impl Position {
     /// Calls `f` with every legal placement of `color`, each once; stops early when `f` returns
     /// `false`. Returns `false` if stopped early.
     #[inline]
-    pub fn for_each_move<F: FnMut(u32) -> bool>(&self, t: &Tables, color: usize, mut f: F) -> bool {
+    pub fn for_each_move<F: FnMut(u32) -> bool>(&self, t: &Tables, color: usize, f: F) -> bool {
+        match t.variant.rules {
+            Rules::Corner => self.for_each_corner_move(t, color, f),
+            Rules::Stacking { .. } => stacking::for_each_move(self, t, color, f),
+        }
+    }
+
+    /// The corner rule's generation: bit-sliced where the tables allow it.
+    #[inline]
+    fn for_each_corner_move<F: FnMut(u32) -> bool>(
+        &self,
+        t: &Tables,
+        color: usize,
+        mut f: F,
+    ) -> bool {
         let Some(slices) = &t.slices else {
             return self.for_each_move_by_lists(t, color, f);
         };
@@ -283,6 +318,9 @@ impl Position {
                 piece: p.piece as usize,
             });
         }
+        if let Rules::Stacking { .. } = t.variant.rules {
+            return stacking::why_illegal(self, t, c, id);
+        }
         if let Some(cell) = (p.mask & self.occupied).iter().next() {
             return Some(Illegal::Overlap { cell });
         }
@@ -318,6 +356,23 @@ impl Position {
     pub fn place(&mut self, t: &Tables, c: usize, id: u32) {
         let p = &t.placements[id as usize];
         let piece = p.piece as usize;
+        match t.variant.rules {
+            Rules::Corner => self.place_corner(t, c, p),
+            Rules::Stacking { .. } => stacking::place(self, t, c, id),
+        }
+        self.left[c][piece] -= 1;
+        if self.left[c][piece] == 0 {
+            self.available[c] &= !(1 << piece);
+        }
+        self.placed[c] += 1;
+        self.last_piece[c] = piece as u8;
+        for &cell in p.cells() {
+            self.hash ^= zobrist(u64::from(cell), c as u64);
+        }
+    }
+
+    #[inline]
+    fn place_corner(&mut self, t: &Tables, c: usize, p: &Placement) {
         self.occupied |= p.mask;
         self.cells[c] |= p.mask;
         for d in 0..t.variant.num_colors() {
@@ -331,19 +386,11 @@ impl Position {
             self.attach[c] |= p.corners;
         }
         self.attach[c] &= !self.forbidden[c];
-        self.left[c][piece] -= 1;
-        if self.left[c][piece] == 0 {
-            self.available[c] &= !(1 << piece);
-        }
-        self.placed[c] += 1;
-        self.last_piece[c] = piece as u8;
-        for &cell in p.cells() {
-            self.hash ^= zobrist(u64::from(cell), c as u64);
-        }
     }
 
     /// Sets `to_move` to the first colour after `after` (in cyclic order, `after` itself last)
-    /// that can move, marking the ones that cannot as out.
+    /// that can move, marking the ones that cannot as out (or, where the rules skip blocked
+    /// colours, only when nobody can move).
     fn advance_from(&mut self, t: &Tables, after: usize) {
         self.advance_with(t, after, |pos, d| pos.has_move(t, d));
     }
@@ -371,8 +418,12 @@ impl Position {
                 self.hash ^= zobrist(0xffff, d as u64);
                 return;
             }
-            self.out |= 1 << d;
+            if t.variant.rules.knocks_out() {
+                self.out |= 1 << d;
+            }
         }
+        // Nobody can move, so nobody ever will.
+        self.out = ((1u16 << n) - 1) as u8;
     }
 
     /// Number of move sequences of length `depth` (a game that ends earlier counts nothing).
@@ -427,6 +478,22 @@ impl Illegal {
             Illegal::NoCornerContact => {
                 "no corner contact: the piece must touch its own colour at a corner".to_string()
             }
+            Illegal::Unsupported { cell } => {
+                format!(
+                    "unsupported: the cell beneath {} is empty",
+                    v.cell_name(*cell)
+                )
+            }
+            Illegal::NoFaceContact => {
+                "no face contact: the piece must share a face with a cube of its colour".to_string()
+            }
+            Illegal::FirstNotTouching => {
+                "first piece not touching: it must share a face with a cube already placed"
+                    .to_string()
+            }
+            Illegal::FirstOffGround => {
+                "first piece off the ground: it must have a cube on level 1".to_string()
+            }
         }
     }
 
@@ -439,6 +506,10 @@ impl Illegal {
             Illegal::OwnEdge { .. } => "own_edge",
             Illegal::NoStartPoint => "no_start_point",
             Illegal::NoCornerContact => "no_corner_contact",
+            Illegal::Unsupported { .. } => "unsupported",
+            Illegal::NoFaceContact => "no_face_contact",
+            Illegal::FirstNotTouching => "first_not_touching",
+            Illegal::FirstOffGround => "first_off_ground",
         }
     }
 }

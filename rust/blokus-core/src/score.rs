@@ -1,12 +1,17 @@
-//! Points, scores and results (RULES.md, "Common rules").
+//! Points, scores and results (RULES.md, "Common rules" and "Blokus 3D").
 
 use crate::position::Position;
+use crate::stacking;
 use crate::table::Tables;
-use crate::variant::Scoring;
+use crate::variant::{PlayerScore, Rules, Scoring};
 
-/// Points of each colour under a scoring style.
+/// Points of each colour under a scoring style. Blokus 3D has one way to count (visible columns
+/// minus pieces left) and ignores the style.
 pub fn points(t: &Tables, pos: &Position, scoring: Scoring) -> Vec<i32> {
     let v = &t.variant;
+    if let Rules::Stacking { .. } = v.rules {
+        return stacking::points(t, pos);
+    }
     let total_cells: u32 = v
         .pieces
         .iter()
@@ -37,13 +42,17 @@ pub fn bonus(t: &Tables, pos: &Position, color: usize) -> u32 {
     }
 }
 
-/// Score of each player: the points of the colours it owns (shared colours count for nobody).
+/// Score of each player: the points of the colours it owns, summed or its best colour's as the
+/// variant says (shared colours count for nobody).
 pub fn scores(t: &Tables, points: &[i32]) -> Vec<i32> {
-    t.variant
-        .players
-        .iter()
-        .map(|cs| cs.iter().map(|&c| points[c]).sum())
-        .collect()
+    let of_colors = |cs: &Vec<usize>| -> i32 {
+        let each = cs.iter().map(|&c| points[c]);
+        match t.variant.player_score {
+            PlayerScore::Sum => each.sum(),
+            PlayerScore::Best => each.max().expect("a player has a colour"),
+        }
+    };
+    t.variant.players.iter().map(of_colors).collect()
 }
 
 /// The players with the highest score (all of them on a tie).
@@ -53,8 +62,10 @@ pub fn winners(scores: &[i32]) -> Vec<usize> {
 }
 
 /// Pentobi's result line: `B+n`, `W+n` or `0` for two players; else every colour's points.
+/// Blokus 3D (which Pentobi does not play) always gives every colour's points: with two colours
+/// per player the winner is the owner of the best colour, which no difference line can show.
 pub fn result_line(t: &Tables, points: &[i32]) -> String {
-    if t.variant.num_players() == 2 {
+    if t.variant.num_players() == 2 && t.variant.rules == Rules::Corner {
         let s = scores(t, points);
         let diff = s[0] - s[1];
         match diff.signum() {

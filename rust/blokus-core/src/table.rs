@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use crate::bits::Bits;
 use crate::geometry::Coord;
 use crate::slices::Slices;
-use crate::variant::Variant;
+use crate::stacking::StackTables;
+use crate::variant::{Rules, Variant};
 
 /// The most cells a piece may have.
 pub const MAX_PIECE_CELLS: usize = 8;
@@ -61,6 +62,8 @@ pub struct Tables {
     pub edge_neighbours: Vec<Vec<u16>>,
     /// Corner-only neighbours of each cell, on the board.
     pub corner_neighbours: Vec<Vec<u16>>,
+    /// The tables of the stacking rule (Blokus 3D); `None` under the corner rule.
+    pub stacking: Option<StackTables>,
 }
 
 impl Tables {
@@ -135,7 +138,11 @@ impl Tables {
             }
             all_shapes.push(shapes);
         }
-        let slices = Slices::new(&variant, &placements, &all_shapes);
+        // The bit-sliced generator serves the corner rule; the stacking rule has its own tables.
+        let (slices, stacking) = match variant.rules {
+            Rules::Corner => (Slices::new(&variant, &placements, &all_shapes), None),
+            Rules::Stacking { .. } => (None, Some(StackTables::new(&variant, &placements))),
+        };
         let cells_by_id = placements
             .iter()
             .map(|p| {
@@ -161,6 +168,7 @@ impl Tables {
             by_cell_piece.push((start, list.len() as u32));
         }
         Tables {
+            stacking,
             variant,
             placements,
             orientations,

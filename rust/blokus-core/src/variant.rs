@@ -10,6 +10,7 @@ use serde::Deserialize;
 use crate::bits::{Bits, MAX_CELLS};
 use crate::geometry::{column_name, parse_cell_name, Coord, Geometry};
 use crate::piece::{standard_shapes, Shape};
+use crate::structure::Structure;
 
 /// Most colours a variant may have.
 pub const MAX_COLORS: usize = 4;
@@ -24,6 +25,50 @@ pub enum Scoring {
     Advanced,
     /// Minus one per cell left in hand.
     Basic,
+}
+
+/// The rule family a variant is played under; the position dispatches on it by `match`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    /// Flat boards: a first piece covers a start point, later pieces touch their colour at
+    /// corners only.
+    Corner,
+    /// Blokus 3D: cubes stacked over a structure, later pieces share a face with their colour.
+    Stacking {
+        /// A colour that cannot place on its turn is skipped and tries again on its next turn,
+        /// instead of being out for the rest of the game.
+        skip_blocked: bool,
+    },
+}
+
+impl Rules {
+    /// Whether a colour that cannot move on its turn never moves again.
+    pub fn knocks_out(self) -> bool {
+        match self {
+            Rules::Corner => true,
+            Rules::Stacking { skip_blocked } => !skip_blocked,
+        }
+    }
+}
+
+/// What happens to a colour that cannot place on its turn (Blokus 3D).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Blocked {
+    /// Out for the rest of the game, even if room opens later.
+    Out,
+    /// Skipped; it tries again on its next turn.
+    Skip,
+}
+
+/// How a player's score comes from the points of its colours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlayerScore {
+    /// The sum of its colours' points.
+    Sum,
+    /// The points of its best colour (Blokus 3D `_2x2`: the owner of the best colour wins).
+    Best,
 }
 
 /// A variant as written by a user or in `variants/*.json`.
@@ -61,13 +106,20 @@ pub struct VariantSpec {
     /// Bonuses for placing every piece.
     #[serde(default)]
     pub bonus: BonusSpec,
+    /// Cube boards: `out` (default) or `skip`, for a colour that cannot place on its turn.
+    #[serde(default)]
+    pub blocked: Option<Blocked>,
+    /// `sum` (default) or `best`: how a player's score comes from its colours' points.
+    #[serde(default)]
+    pub player_score: Option<PlayerScore>,
 }
 
 /// The board of a spec.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardSpec {
-    /// `square` (a rectangle of squares) or `triangle` (a hexagon of triangles, as in Trigon).
+    /// `square` (a rectangle of squares), `triangle` (a hexagon of triangles, as in Trigon) or
+    /// `cube` (a structure of stacked cubes, as in Blokus 3D).
     pub geometry: String,
     /// Columns (square boards).
     #[serde(default)]
@@ -83,6 +135,13 @@ pub struct BoardSpec {
     /// Cells left out of the rectangle or hexagon, by name.
     #[serde(default)]
     pub holes: Vec<String>,
+    /// Cube boards: the structure drawn as text (see [`crate::structure`]), back row first, a
+    /// digit per column (its height limit with 4 players) or `.` for no column.
+    #[serde(default)]
+    pub structure: Option<Vec<String>>,
+    /// Cube boards: the number of players the limits are lowered for (default: the variant's).
+    #[serde(default)]
+    pub limits_for_players: Option<usize>,
 }
 
 /// The pieces of a spec.
@@ -151,6 +210,12 @@ pub struct Variant {
     pub bonus_all_placed: u32,
     /// Bonus instead when the last piece was the 1-cell piece.
     pub bonus_last_monomino: u32,
+    /// The rule family.
+    pub rules: Rules,
+    /// How a player's score comes from its colours' points.
+    pub player_score: PlayerScore,
+    /// The structure of a cube board; its ground layer is cells `0..columns.len()`.
+    pub structure: Option<Structure>,
     index: HashMap<Coord, usize>,
 }
 
@@ -179,6 +244,37 @@ const BUILTIN_SPECS: &[(&str, &str)] = &[
     ("trigon", include_str!("../variants/trigon.json")),
     ("trigon_2", include_str!("../variants/trigon_2.json")),
     ("trigon_3", include_str!("../variants/trigon_3.json")),
+    ("3d_tower", include_str!("../variants/3d_tower.json")),
+    ("3d_tower_3", include_str!("../variants/3d_tower_3.json")),
+    ("3d_tower_2", include_str!("../variants/3d_tower_2.json")),
+    (
+        "3d_tower_2x2",
+        include_str!("../variants/3d_tower_2x2.json"),
+    ),
+    ("3d_wall", include_str!("../variants/3d_wall.json")),
+    ("3d_wall_3", include_str!("../variants/3d_wall_3.json")),
+    ("3d_wall_2", include_str!("../variants/3d_wall_2.json")),
+    ("3d_wall_2x2", include_str!("../variants/3d_wall_2x2.json")),
+    ("3d_steps", include_str!("../variants/3d_steps.json")),
+    ("3d_steps_3", include_str!("../variants/3d_steps_3.json")),
+    ("3d_steps_2", include_str!("../variants/3d_steps_2.json")),
+    (
+        "3d_steps_2x2",
+        include_str!("../variants/3d_steps_2x2.json"),
+    ),
+    ("3d_pyramid", include_str!("../variants/3d_pyramid.json")),
+    (
+        "3d_pyramid_3",
+        include_str!("../variants/3d_pyramid_3.json"),
+    ),
+    (
+        "3d_pyramid_2",
+        include_str!("../variants/3d_pyramid_2.json"),
+    ),
+    (
+        "3d_pyramid_2x2",
+        include_str!("../variants/3d_pyramid_2x2.json"),
+    ),
 ];
 
 /// The ids of the built-in variants, in a fixed order.
@@ -232,7 +328,13 @@ impl Variant {
                 spec.id
             ));
         }
-        let (geometry, cells) = board_cells(&spec.board)?;
+        let (geometry, cells, structure) = match spec.board.geometry.as_str() {
+            "cube" => cube_cells(spec)?,
+            _ => {
+                let (geometry, cells) = board_cells(&spec.board)?;
+                (geometry, cells, None)
+            }
+        };
         let index: HashMap<Coord, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         let num_colors = spec.colors.len();
         if num_colors == 0 || num_colors > MAX_COLORS {
@@ -298,6 +400,11 @@ impl Variant {
                 .ok_or_else(|| SpecError(format!("{where_}: {name} is off the board")))
         };
         let (start_points, shared_start) = match (&spec.start_points, &spec.shared_start_points) {
+            // Blokus 3D has no start points: colour 0 starts anywhere, the others by contact.
+            (None, None) if geometry == Geometry::Cube => (vec![Bits::EMPTY; num_colors], false),
+            _ if geometry == Geometry::Cube => {
+                return err("start_points: cube boards have none (RULES.md, Blokus 3D)".into())
+            }
             (Some(_), Some(_)) => {
                 return err("start_points and shared_start_points: give one or the other".into())
             }
@@ -370,6 +477,29 @@ impl Variant {
                 chosen.len()
             ));
         }
+        let rules = match geometry {
+            Geometry::Cube => Rules::Stacking {
+                skip_blocked: spec.blocked == Some(Blocked::Skip),
+            },
+            _ if spec.blocked.is_some() => {
+                return err(
+                    "blocked: only cube boards have this option (on flat boards a colour that \
+                     cannot move never can again)"
+                        .into(),
+                )
+            }
+            _ => Rules::Corner,
+        };
+        if geometry == Geometry::Cube {
+            if spec.scoring.is_some() {
+                return err(
+                    "scoring: cube boards always score visible columns minus pieces left".into(),
+                );
+            }
+            if spec.bonus.all_placed != 0 || spec.bonus.last_monomino != 0 {
+                return err("bonus: cube boards have no bonus".into());
+            }
+        }
         let pieces = chosen
             .into_iter()
             .map(|s| PieceKind {
@@ -393,6 +523,9 @@ impl Variant {
             scoring: spec.scoring.unwrap_or(Scoring::Advanced),
             bonus_all_placed: spec.bonus.all_placed,
             bonus_last_monomino: spec.bonus.last_monomino,
+            rules,
+            player_score: spec.player_score.unwrap_or(PlayerScore::Sum),
+            structure,
             index,
         })
     }
@@ -417,16 +550,44 @@ impl Variant {
         self.index.get(&c).copied()
     }
 
-    /// The cell's name in move text (`e10`, `aa7`).
+    /// The cell's name in move text (`e10`, `aa7`; with the level on cube boards, `a1@2`).
     pub fn cell_name(&self, cell: usize) -> String {
-        let [x, y, _] = self.cells[cell];
-        format!("{}{}", column_name(x), y + 1)
+        let [x, y, z] = self.cells[cell];
+        match self.geometry {
+            Geometry::Cube => format!("{}{}@{}", column_name(x), y + 1, z + 1),
+            _ => format!("{}{}", column_name(x), y + 1),
+        }
     }
 
     /// The cell a name denotes, if it is on the board.
     pub fn parse_cell(&self, name: &str) -> Option<usize> {
-        let (x, row) = parse_cell_name(name)?;
-        self.cell_at([x, row - 1, 0])
+        self.cell_at(self.cell_coord(name)?)
+    }
+
+    /// The coordinates a cell name denotes, on the board or not; `None` if the text is not a
+    /// cell name of this geometry (case is ignored).
+    pub fn cell_coord(&self, name: &str) -> Option<Coord> {
+        match self.geometry {
+            Geometry::Cube => {
+                let (column, level) = name.split_once('@')?;
+                let (x, row) = parse_cell_name(column)?;
+                let digits = !level.is_empty() && level.bytes().all(|b| b.is_ascii_digit());
+                if !digits || level.len() > 3 || level.starts_with('0') {
+                    return None;
+                }
+                let level: i32 = level.parse().ok()?;
+                Some([x, row - 1, level - 1])
+            }
+            _ => {
+                let (x, row) = parse_cell_name(name)?;
+                Some([x, row - 1, 0])
+            }
+        }
+    }
+
+    /// The height limit of the column under `c` on a cube board, if there is a column there.
+    pub fn limit_over(&self, c: Coord) -> Option<u8> {
+        self.structure.as_ref()?.limit_at(c[0], c[1])
     }
 
     /// Width and height of the grid the cells lie on.
@@ -454,6 +615,20 @@ impl Variant {
     }
 }
 
+fn cube_cells(spec: &VariantSpec) -> Result<(Geometry, Vec<Coord>, Option<Structure>), SpecError> {
+    let board = &spec.board;
+    if board.width.is_some() || board.height.is_some() || !board.holes.is_empty() {
+        return err("board: a cube board has a structure, not width, height or holes".into());
+    }
+    let rows = board
+        .structure
+        .as_ref()
+        .ok_or_else(|| SpecError("board: a cube board needs a structure".into()))?;
+    let players = board.limits_for_players.unwrap_or(spec.players.len());
+    let structure = Structure::parse(rows, players)?;
+    Ok((Geometry::Cube, structure.cells(), Some(structure)))
+}
+
 fn board_cells(board: &BoardSpec) -> Result<(Geometry, Vec<Coord>), SpecError> {
     let (geometry, grid, shape) = match board.geometry.as_str() {
         "square" => {
@@ -461,6 +636,9 @@ fn board_cells(board: &BoardSpec) -> Result<(Geometry, Vec<Coord>), SpecError> {
                 return err(
                     "board.edge: only triangle boards have an edge; give width and height".into(),
                 );
+            }
+            if board.structure.is_some() || board.limits_for_players.is_some() {
+                return err("board: a square board has no structure".into());
             }
             let (w, h) = match (board.width, board.height) {
                 (Some(w), Some(h)) => (w, h),
@@ -475,6 +653,9 @@ fn board_cells(board: &BoardSpec) -> Result<(Geometry, Vec<Coord>), SpecError> {
             (Geometry::Square, cells, format!("{w}x{h} board"))
         }
         "triangle" => {
+            if board.structure.is_some() || board.limits_for_players.is_some() {
+                return err("board: a triangle board has no structure".into());
+            }
             if board.width.is_some() || board.height.is_some() {
                 return err(
                     "board: a triangle board is a hexagon; give its edge, not width and height"
@@ -504,7 +685,7 @@ fn board_cells(board: &BoardSpec) -> Result<(Geometry, Vec<Coord>), SpecError> {
         }
         other => {
             return err(format!(
-                "board.geometry: unknown geometry {other:?} (known: square, triangle)"
+                "board.geometry: unknown geometry {other:?} (known: square, triangle, cube)"
             ))
         }
     };

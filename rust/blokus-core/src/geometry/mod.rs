@@ -3,6 +3,7 @@
 //! A geometry is used to build tables (placements, neighbour masks, names), never on the hot
 //! path. Each geometry is one variant of [`Geometry`], dispatched by `match`.
 
+mod cube;
 mod square;
 mod triangle;
 
@@ -21,6 +22,8 @@ pub enum Geometry {
         /// Whether the up-pointing triangles are those with `x + y` odd.
         odd_up: bool,
     },
+    /// Cubes stacked in layers (Blokus 3D); symmetry group the 24 proper rotations.
+    Cube,
 }
 
 impl Geometry {
@@ -29,6 +32,7 @@ impl Geometry {
         match self {
             Geometry::Square => square::SYMMETRIES,
             Geometry::Triangle { .. } => triangle::SYMMETRIES,
+            Geometry::Cube => cube::SYMMETRIES,
         }
     }
 
@@ -37,6 +41,7 @@ impl Geometry {
         match self {
             Geometry::Square => square::transform(s, c),
             Geometry::Triangle { odd_up } => triangle::transform(odd_up, s, c),
+            Geometry::Cube => cube::transform(s, c),
         }
     }
 
@@ -45,6 +50,7 @@ impl Geometry {
         match self {
             Geometry::Square => square::normalize(shape),
             Geometry::Triangle { .. } => triangle::normalize(shape),
+            Geometry::Cube => cube::normalize(shape),
         }
     }
 
@@ -53,14 +59,16 @@ impl Geometry {
         match self {
             Geometry::Square => Some([to[0] - from[0], to[1] - from[1], to[2] - from[2]]),
             Geometry::Triangle { .. } => triangle::translation(from, to),
+            Geometry::Cube => Some([to[0] - from[0], to[1] - from[1], to[2] - from[2]]),
         }
     }
 
-    /// The geometry's name in variant specs (`square`, `triangle`).
+    /// The geometry's name in variant specs (`square`, `triangle`, `cube`).
     pub fn name(self) -> &'static str {
         match self {
             Geometry::Square => "square",
             Geometry::Triangle { .. } => "triangle",
+            Geometry::Cube => "cube",
         }
     }
 
@@ -70,6 +78,7 @@ impl Geometry {
         match self {
             Geometry::Square => None,
             Geometry::Triangle { odd_up } => Some(triangle::is_up(odd_up, c)),
+            Geometry::Cube => None,
         }
     }
 
@@ -78,6 +87,7 @@ impl Geometry {
         match self {
             Geometry::Square => square::edge_neighbours(c),
             Geometry::Triangle { odd_up } => triangle::edge_neighbours(odd_up, c),
+            Geometry::Cube => cube::face_neighbours(c),
         }
     }
 
@@ -86,6 +96,7 @@ impl Geometry {
         match self {
             Geometry::Square => square::corner_neighbours(c),
             Geometry::Triangle { odd_up } => triangle::corner_neighbours(odd_up, c),
+            Geometry::Cube => cube::corner_neighbours(c),
         }
     }
 
