@@ -19,7 +19,7 @@ def random_actions(env: BatchEnv, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("variant", ["duo", "classic_3", "trigon_3"])
+@pytest.mark.parametrize("variant", ["duo", "classic_3", "trigon_3", "3d_pyramid_2x2"])
 def test_batch_env_matches_boards(variant: str) -> None:
     env = BatchEnv(variant, batch_size=6, threads=2)
     boards = [blokus.Board(variant) for _ in range(6)]

@@ -9,7 +9,7 @@ import blokus
 from blokus import Board
 
 
-@pytest.mark.parametrize("variant", ["duo", "classic_3", "trigon_3"])
+@pytest.mark.parametrize("variant", ["duo", "classic_3", "trigon_3", "3d_wall_3"])
 def test_same_results_for_any_number_of_threads(variant: str) -> None:
     runs = [blokus.selfplay(variant, games=30, seed=11, threads=t, keep_moves=True) for t in (1, 2, 3)]
     for r in runs[1:]:

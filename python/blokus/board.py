@@ -282,6 +282,22 @@ class Board:
         left = self._core.pieces_left()[color]
         return [p for p, n in zip(self._variant.pieces, left) for _ in range(n)]
 
+    def heights(self) -> npt.NDArray[np.int32]:
+        """Blokus 3D: cubes per column as a ``(rows, cols)`` array, back row first (0 where a
+        column is empty or missing)."""
+        return self._height_map()[0]
+
+    def top_colors(self) -> npt.NDArray[np.int32]:
+        """Blokus 3D: the colour of each column's top cube, ``(rows, cols)``, back row first
+        (-1 where a column is empty or missing)."""
+        return self._height_map()[1]
+
+    def _height_map(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        hm = self._core.height_map()
+        if hm is None:
+            raise ValueError(f"{self._variant.id} is a flat board; only Blokus 3D boards have heights")
+        return hm
+
     def cell_colors(self) -> list[int]:
         """The colour on each cell by cell number, -1 where empty."""
         return self._core.cell_colors()

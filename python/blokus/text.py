@@ -34,6 +34,8 @@ def board_text(board: Board) -> str:
     ``^`` or ``v`` by the way it points, and columns are not spaced, so the hexagon shows.
     """
     v = board.variant
+    if v.geometry == "cube":
+        return _height_map_text(board)
     letters = color_letters(v)
     coords = v.cell_coords()
     colors = board.cell_colors()
@@ -71,6 +73,38 @@ def board_text(board: Board) -> str:
         row = sep.join(ch.rjust(col_width) for ch in grid[y])
         lines.append(f"{y + 1:>{label}} {row}".rstrip())
     lines.extend(" " * (label + 1) + h for h in header)
+    turn = board.turn
+    status = "game over: " + board.result() if turn is None else f"{v.colors[turn]} ({letters[turn]}) to move"
+    lines.append(status)
+    return "\n".join(lines)
+
+
+def _height_map_text(board: Board) -> str:
+    """Blokus 3D from above: per column the colour of its top cube and its height (``B3``),
+    ``.`` plus the height limit for an empty column, a blank where there is no column."""
+    v = board.variant
+    letters = color_letters(v)
+    heights = board.heights()
+    tops = board.top_colors()
+    coords = v.cell_coords()
+    rows, cols = heights.shape
+    limit = [[0] * cols for _ in range(rows)]
+    for x, y, z in coords:
+        r = rows - 1 - y
+        limit[r][x] = max(limit[r][x], z + 1)
+    label = len(str(rows))
+    lines = []
+    for r in range(rows):
+        cells = []
+        for x in range(cols):
+            if limit[r][x] == 0:
+                cells.append("  ")
+            elif tops[r, x] < 0:
+                cells.append(f".{limit[r][x]}")
+            else:
+                cells.append(f"{letters[tops[r, x]]}{heights[r, x]}")
+        lines.append(f"{rows - r:>{label}} " + " ".join(cells).rstrip())
+    lines.append(" " * (label + 1) + " ".join(f"{_column_name(x):<2}" for x in range(cols)).rstrip())
     turn = board.turn
     status = "game over: " + board.result() if turn is None else f"{v.colors[turn]} ({letters[turn]}) to move"
     lines.append(status)

@@ -95,7 +95,14 @@ pub fn selfplay(
                 for (j, r) in slot.iter_mut().enumerate() {
                     let i = (k * chunk + j) as u64;
                     let mut rng = Rng::new(game_seed(seed, i));
-                    *r = Some(play_game(&t, &mut rng, policy, &mut buf, keep_moves));
+                    *r = Some(match policy {
+                        Policy::Uniform => {
+                            let mut moves = Vec::new();
+                            let points = play_uniform_fast(&t, &mut rng, Some(&mut moves));
+                            GameRecord { moves, points }
+                        }
+                        Policy::Greedy => play_game(&t, &mut rng, policy, &mut buf, keep_moves),
+                    });
                 }
             });
         }

@@ -10,7 +10,7 @@ use blokus_core::playout::{list_moves_along_games, selfplay, Policy};
 use blokus_core::rng::Rng;
 use blokus_core::variant::{builtin_ids, builtin_spec_json};
 use blokus_core::Position;
-use blokus_core::{score, Board, PlayError, Scoring, Tables, Variant};
+use blokus_core::{score, stacking, Board, PlayError, Scoring, Tables, Variant};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -200,6 +200,9 @@ impl TablesCore {
     }
 }
 
+/// Heights and top colours of the columns of a Blokus 3D board.
+type HeightMap<'py> = (Bound<'py, PyArray2<i32>>, Bound<'py, PyArray2<i32>>);
+
 /// A game in progress.
 #[pyclass(module = "blokus._blokus")]
 struct BoardCore {
@@ -331,6 +334,35 @@ impl BoardCore {
         shape.extend_from_slice(&grid.shape[1..]);
         let planes: Vec<i8> = planes.into_iter().map(|x| x as i8).collect();
         planes.into_pyarray(py).reshape(shape)
+    }
+    /// Blokus 3D: `(heights, top colours)` per column, each as a `(rows, cols)` grid with the
+    /// back row first (0 and -1 where a column is empty or missing); `None` on flat boards.
+    #[allow(clippy::type_complexity)]
+    fn height_map<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<(Bound<'py, PyArray2<i32>>, Bound<'py, PyArray2<i32>>)>> {
+        let t = self.board.tables();
+        if t.stacking.is_none() {
+            return Ok(None);
+        }
+        let pos = self.board.position();
+        let heights = stacking::heights(t, pos);
+        let tops = stacking::top_colors(t, pos);
+        let (w, h) = t.variant.extent();
+        let (w, h) = (w as usize, h as usize);
+        let mut hs = vec![0i32; w * h];
+        let mut cs = vec![-1i32; w * h];
+        for (column, (&height, top)) in heights.iter().zip(&tops).enumerate() {
+            let [x, y, _] = t.variant.cells[column];
+            let i = (h - 1 - y as usize) * w + x as usize;
+            hs[i] = i32::from(height);
+            cs[i] = top.map_or(-1, |c| c as i32);
+        }
+        Ok(Some((
+            hs.into_pyarray(py).reshape([h, w])?,
+            cs.into_pyarray(py).reshape([h, w])?,
+        )))
     }
     /// 1 for each legal placement id, 0 elsewhere, int8.
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
