@@ -337,11 +337,7 @@ impl BoardCore {
     }
     /// Blokus 3D: `(heights, top colours)` per column, each as a `(rows, cols)` grid with the
     /// back row first (0 and -1 where a column is empty or missing); `None` on flat boards.
-    #[allow(clippy::type_complexity)]
-    fn height_map<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Option<(Bound<'py, PyArray2<i32>>, Bound<'py, PyArray2<i32>>)>> {
+    fn height_map<'py>(&self, py: Python<'py>) -> PyResult<Option<HeightMap<'py>>> {
         let t = self.board.tables();
         if t.stacking.is_none() {
             return Ok(None);
