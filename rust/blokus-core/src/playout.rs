@@ -148,6 +148,8 @@ pub struct Playout<'t> {
     /// Attach cells not forbidden through which some placement still fits.
     live: [Bits; MAX_COLORS],
     all_pieces: [Slice; 2],
+    /// Per colour, the slots of the pieces it still has (changes only when it moves).
+    avail: [[Slice; 2]; MAX_COLORS],
     scratch: Vec<(u16, u32)>,
 }
 
@@ -164,6 +166,7 @@ impl<'t> Playout<'t> {
             cache: vec![[0; SLICE_WORDS]; MAX_COLORS * n],
             live: [Bits::EMPTY; MAX_COLORS],
             all_pieces: s.available(all),
+            avail: [s.available(all); MAX_COLORS],
             scratch: Vec::with_capacity(64),
         };
         for c in 0..t.variant.num_colors() {
@@ -217,12 +220,12 @@ impl<'t> Playout<'t> {
             & !self.live[c]
             & t.placements[id as usize].corners;
         self.add_cells(c, &fresh);
-        let (cache, live) = (&self.cache, &self.live);
-        self.pos.advance_with(t, c, |pos, d| {
-            let avail = s.available(pos.available[d]);
+        self.avail[c] = s.available(self.pos.available[c]);
+        let (cache, live, avail) = (&self.cache, &self.live, &self.avail);
+        self.pos.advance_with(t, c, |_, d| {
             live[d]
                 .iter()
-                .any(|a| s.any_available(&cache[d * n + a], &avail, a))
+                .any(|a| s.any_available(&cache[d * n + a], &avail[d], a))
         });
     }
 
@@ -257,7 +260,7 @@ impl<'t> Playout<'t> {
             return None;
         }
         let c = c as usize;
-        let avail = s.available(self.pos.available[c]);
+        let avail = self.avail[c];
         self.scratch.clear();
         let mut total = 0u64;
         for a in self.live[c].iter() {
