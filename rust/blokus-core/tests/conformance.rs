@@ -1,30 +1,13 @@
 //! Replays Pentobi's conformance games (`../shared/conformance/`) through the core: the colour
 //! to move, the exact legal move set at every turn, and the points and result line at the end.
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+mod common;
 
 use blokus_core::{tables, Board, Scoring};
-use flate2::read::GzDecoder;
-use serde_json::Value;
-
-fn conformance_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance");
-    assert!(
-        dir.is_dir(),
-        "conformance games not found at {}",
-        dir.display()
-    );
-    dir
-}
 
 fn replay(variant: &str) {
-    let path = conformance_dir().join(format!("{variant}.jsonl.gz"));
-    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let t = tables(variant).unwrap();
-    let mut games = 0;
-    for line in BufReader::new(GzDecoder::new(file)).lines() {
-        let game: Value = serde_json::from_str(&line.unwrap()).unwrap();
+    for (games, game) in common::conformance_games(variant).into_iter().enumerate() {
         let mut board = Board::new(t.clone());
         for ply in game["plies"].as_array().unwrap() {
             let Some(text) = ply["move"].as_str() else {
@@ -49,12 +32,7 @@ fn replay(variant: &str) {
                 .map(|&id| board.move_text(id))
                 .collect();
             ours.sort();
-            let theirs: Vec<String> = ply["legal"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap().to_string())
-                .collect();
+            let theirs = common::legal_texts(ply);
             assert_eq!(ours.len(), board.count_moves(), "{at}");
             assert_eq!(ours, theirs, "{at}");
             board
@@ -78,9 +56,7 @@ fn replay(variant: &str) {
             board.result_line(),
             game["final"]["final_score"].as_str().unwrap()
         );
-        games += 1;
     }
-    assert!(games > 0, "no games in {}", path.display());
 }
 
 #[test]

@@ -1,0 +1,35 @@
+//! The conformance games (`../shared/conformance/`), read in place, shared by the replay tests.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+
+use flate2::read::GzDecoder;
+use serde_json::Value;
+
+/// The games of one conformance file, one JSON value each; fails if there are none.
+pub fn conformance_games(variant: &str) -> Vec<Value> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance");
+    assert!(
+        dir.is_dir(),
+        "conformance games not found at {}",
+        dir.display()
+    );
+    let path = dir.join(format!("{variant}.jsonl.gz"));
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let games: Vec<Value> = BufReader::new(GzDecoder::new(file))
+        .lines()
+        .map(|line| serde_json::from_str(&line.unwrap()).unwrap())
+        .collect();
+    assert!(!games.is_empty(), "no games in {}", path.display());
+    games
+}
+
+/// A legal move list of a ply as sorted text.
+pub fn legal_texts(ply: &Value) -> Vec<String> {
+    ply["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
