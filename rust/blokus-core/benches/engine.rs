@@ -8,7 +8,14 @@ use blokus_core::rng::Rng;
 use blokus_core::{tables, Board};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-const VARIANTS: &[&str] = &["duo", "junior", "classic", "classic_3", "trigon", "trigon_3"];
+const VARIANTS: &[&str] = &[
+    "duo",
+    "junior",
+    "classic",
+    "classic_3",
+    "trigon",
+    "trigon_3",
+];
 
 fn random_games(c: &mut Criterion) {
     let mut g = c.benchmark_group("random_game");
@@ -17,7 +24,9 @@ fn random_games(c: &mut Criterion) {
         let t = tables(id).unwrap();
         let mut rng = Rng::new(1);
         let mut buf = Vec::with_capacity(4096);
-        g.bench_function(id, |b| b.iter(|| black_box(play_game(&t, &mut rng, Policy::Uniform, &mut buf, false))));
+        g.bench_function(id, |b| {
+            b.iter(|| black_box(play_game(&t, &mut rng, Policy::Uniform, &mut buf, false)))
+        });
     }
     g.finish();
 }
@@ -49,7 +58,9 @@ fn legal_moves(c: &mut Criterion) {
                 black_box(buf.len())
             })
         });
-        g.bench_function(format!("{id}_count"), |b| b.iter(|| black_box(board.count_moves())));
+        g.bench_function(format!("{id}_count"), |b| {
+            b.iter(|| black_box(board.count_moves()))
+        });
     }
     g.finish();
 }
@@ -60,7 +71,9 @@ fn perft(c: &mut Criterion) {
     for (id, depth) in [("duo", 2), ("classic", 3), ("trigon", 2)] {
         let board = Board::new(tables(id).unwrap());
         g.throughput(Throughput::Elements(board.perft(depth)));
-        g.bench_function(format!("{id}_{depth}"), |b| b.iter(|| black_box(board.perft(depth))));
+        g.bench_function(format!("{id}_{depth}"), |b| {
+            b.iter(|| black_box(board.perft(depth)))
+        });
     }
     g.finish();
 }

@@ -19,6 +19,7 @@ pub mod playout;
 pub mod position;
 pub mod rng;
 pub mod score;
+pub mod setup;
 pub mod table;
 pub mod variant;
 
@@ -27,6 +28,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 pub use board::{Board, PlayError};
 pub use position::{Illegal, Position};
+pub use setup::{Setup, SetupError, SetupTurn};
 pub use table::Tables;
 pub use variant::{Scoring, SpecError, Variant};
 

@@ -220,6 +220,14 @@ impl Position {
     /// colour that can move.
     pub fn play(&mut self, t: &Tables, id: u32) {
         let c = self.to_move as usize;
+        self.place(t, c, id);
+        self.advance_from(t, c);
+    }
+
+    /// Puts placement `id` down for colour `c` without checking the rules or changing the
+    /// colour to move: the step of [`Position::play`] that setup positions use.
+    #[inline]
+    pub fn place(&mut self, t: &Tables, c: usize, id: u32) {
         let p = &t.placements[id as usize];
         let piece = p.piece as usize;
         self.occupied |= p.mask;
@@ -244,7 +252,13 @@ impl Position {
         for &cell in p.cells() {
             self.hash ^= zobrist(u64::from(cell), c as u64);
         }
-        self.advance_from(t, c);
+    }
+
+    /// Makes `color` the colour to move if it can move, else the first colour after it that
+    /// can (marking the ones that cannot as out): the turn of a setup position.
+    pub fn set_turn(&mut self, t: &Tables, color: usize) {
+        let n = t.variant.num_colors();
+        self.advance_from(t, (color + n - 1) % n);
     }
 
     /// Sets `to_move` to the first colour after `after` (in cyclic order, `after` itself last)
