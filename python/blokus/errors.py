@@ -16,7 +16,20 @@ class IllegalMoveError(BlokusError):
 
 
 class InvalidPositionError(BlokusError):
-    """A position (or position string) that cannot arise or cannot be read."""
+    """A position (or position string) that cannot arise or cannot be read.
+
+    For a position string, ``position`` is the 0-based index of the character where reading
+    failed (it is also named, 1-based, in the message).
+    """
+
+    #: Index in the position string where reading failed, if the error comes from one.
+    position: int | None = None
+    #: ``(colour, index)`` of the setup placement at fault, when one is (set by the engine).
+    placement: tuple[int, int] | None = None
+
+    def __init__(self, message: str, position: int | None = None) -> None:
+        super().__init__(message)
+        self.position = position
 
 
 class UnknownVariantError(BlokusError):
