@@ -341,6 +341,12 @@ class Board:
 
         return board_text(self)
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture (shown by notebooks)."""
+        from blokus import svg
+
+        return svg.board(self)
+
     def __repr__(self) -> str:
         v = self._variant
         name = repr(v.id) if v.is_builtin else repr(v.spec)
