@@ -24,7 +24,7 @@ import re
 from typing import TYPE_CHECKING
 
 from blokus import _blokus
-from blokus.errors import BlokusError, InvalidPositionError
+from blokus.errors import InvalidPositionError
 from blokus.variant import Variant, VariantLike, variant, variants
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
         here = at + i
         if ch == "/":
             if col < len(rows[row]):
-                raise fail(here, f"expected {len(rows[row]) - col} more cells in row {row + 1} from the top before '/'")
+                raise fail(here, f"expected {_cells(len(rows[row]) - col)} more in row {row + 1} from the top before '/'")
             row += 1
             col = 0
             if row >= len(rows):
@@ -145,7 +145,7 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
             if run == 0 or cells_text[i] == "0":
                 raise fail(here, f"a count of empty cells is 1 or more without leading zeros, not {cells_text[i:j]!r}")
             if col + run > len(rows[row]):
-                raise fail(here, f"{run} empty cells do not fit: {row_full_message()}, {len(rows[row]) - col} left")
+                raise fail(here, f"{_cells(run, 'empty cell')} {'does' if run == 1 else 'do'} not fit: only {len(rows[row]) - col} of the {len(rows[row])} cells of row {row + 1} from the top are left")
             col += run
             i = j
         elif ch.lower() in letters:
@@ -162,9 +162,9 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
     if row < len(rows) - 1 or col < len(rows[row]):
         missing = len(rows) - row - 1
         if col < len(rows[row]):
-            detail = f"{len(rows[row]) - col} more cells in row {row + 1} from the top"
+            detail = f"{_cells(len(rows[row]) - col)} more in row {row + 1} from the top"
         else:
-            detail = f"{missing} more rows"
+            detail = f"{missing} more row{'s' if missing > 1 else ''}"
         raise fail(at + len(cells_text), f"expected {detail} (the board has {len(rows)} rows)")
 
     # The pieces: each edge-connected group of one colour's cells.
@@ -221,16 +221,17 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
         if e.placement is not None:
             color, index = e.placement
             raise fail(where[color][index], str(e)) from None
-        message = str(e)
-        if turn is not None and message.startswith(v.colors[turn] + " is to move"):
-            raise fail(at_turn, message) from None
-        raise fail(at_out if out else at_turn, message) from None
-    except BlokusError as e:  # pragma: no cover - the setup reports only position errors
-        raise fail(at, str(e)) from None
+        if e.kind == "can_move" and e.color is not None:
+            raise fail(at_out + out_text.index(letters[e.color]), str(e)) from None
+        raise fail(at_turn, str(e)) from None
     board = Board.__new__(Board)
     board._variant = v
     board._core = core
     return board
+
+
+def _cells(n: int, word: str = "cell") -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def _cell_key(name: str) -> tuple[int, str]:

@@ -24,7 +24,11 @@ class InvalidPositionError(BlokusError):
 
     #: Index in the position string where reading failed, if the error comes from one.
     position: int | None = None
-    #: ``(colour, index)`` of the setup placement at fault, when one is (set by the engine).
+    #: For setups (set by the engine): the problem's short name (``overlap``, ``own_edge``,
+    #: ``too_many_copies``, ``cannot_move``, ...), the colour it is about, and ``(colour, index)``
+    #: of the placement at fault.
+    kind: str | None = None
+    color: int | None = None
     placement: tuple[int, int] | None = None
 
     def __init__(self, message: str, position: int | None = None) -> None:

@@ -320,9 +320,6 @@ class Game(Node):
     def game(self) -> Game:
         return self
 
-    def _header(self, id: str) -> str | None:
-        return self.get(id)
-
     @property
     def players(self) -> list[str | None]:
         """Player names: ``PB``/``PW`` in two-player variants, else ``P1``..``P4``."""
@@ -421,9 +418,9 @@ def _apply(v: Variant, board: Board, node: Node) -> Board:
         if pl is not None:
             colors = _player_colors(v)
             if pl.upper() not in colors:
-                raise InvalidPositionError(
-                    f"PL[{pl}]: expected a colour ({', '.join(sorted(colors, key=colors.__getitem__))})"
-                )
+                numbers = ", ".join(str(c + 1) for c in range(v.num_colors))
+                expected = f"B or W (or {numbers})" if v.num_colors == 2 else f"one of {numbers}"
+                raise InvalidPositionError(f"PL[{pl}]: expected {expected}")
             turn = colors[pl.upper()]
         board = Board.from_setup(v, placements, turn)
     ids = _move_colors(v)
@@ -649,7 +646,7 @@ def _canonical(v: Variant, node: Node, reader: _Reader) -> None:
     setup_ids = _setup_colors(v)
     moves = [id for id in node.properties if id in move_ids]
     if len(moves) > 1:
-        raise reader.error(where.get(moves[1], 0), f"a node holds one move, but this one has {' and '.join(moves)}")
+        raise reader.error(where.get(moves[1], where.get("", 0)), f"a node holds one move, but this one has {' and '.join(moves)}")
     props: dict[str, list[str]] = {}
     for id, values in node.properties.items():
         if id in move_ids:
@@ -657,10 +654,10 @@ def _canonical(v: Variant, node: Node, reader: _Reader) -> None:
             try:
                 move = Move.from_text(v, text)
             except InvalidMoveError as e:
-                raise reader.error(where.get(id, 0), f"{id}[{text}]: {e}") from None
+                raise reader.error(where.get(id, where.get("", 0)), f"{id}[{text}]: {_reason(e)}") from None
             new_id = move_property(v, move_ids[id])
             if new_id in node.properties and new_id != id:
-                raise reader.error(where.get(id, 0), f"a node holds one move, but this one has {id} and {new_id}")
+                raise reader.error(where.get(id, where.get("", 0)), f"a node holds one move, but this one has {id} and {new_id}")
             props[new_id] = [str(move)]
         elif id in setup_ids or id == "AE":
             canonical = []
@@ -668,7 +665,7 @@ def _canonical(v: Variant, node: Node, reader: _Reader) -> None:
                 try:
                     canonical.append(str(Move.from_text(v, text)))
                 except InvalidMoveError as e:
-                    raise reader.error(where.get(id, 0), f"{id}[{text}]: {e}") from None
+                    raise reader.error(where.get(id, where.get("", 0)), f"{id}[{text}]: {_reason(e)}") from None
             new_id = id if id == "AE" else setup_property(v, setup_ids[id])
             if new_id in props:
                 props[new_id].extend(canonical)
@@ -677,6 +674,15 @@ def _canonical(v: Variant, node: Node, reader: _Reader) -> None:
         else:
             props[id] = values
     node.properties = props
+
+
+def _reason(e: InvalidMoveError) -> str:
+    """The engine's reason why move text names no placement, without repeating the text."""
+    message = str(e)
+    if message.startswith("invalid move "):
+        _, _, rest = message.partition('": ')
+        return rest or message
+    return message
 
 
 _CHARSET = re.compile(rb"CA\s*\[([^\]]*)\]")
@@ -689,12 +695,16 @@ def _decode(data: bytes) -> str:
         name = m.group(1).decode("ascii", "replace").strip()
         try:
             codec = codecs.lookup(name)
-        except LookupError:
+            if not codec._is_text_encoding:
+                raise LookupError(name)
+        except (LookupError, ValueError):
             raise SgfError(f"unknown character set CA[{name}]: expected UTF-8 or ISO-8859-1") from None
         try:
             return data.decode(codec.name)
         except UnicodeDecodeError as e:
             raise SgfError(f"the file is not valid {name} (CA[{name}]): byte {e.start} cannot be read") from None
+        except (UnicodeError, ValueError, LookupError) as e:
+            raise SgfError(f"the file cannot be read as {name} (CA[{name}]): {e}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

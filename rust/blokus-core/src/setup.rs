@@ -92,9 +92,14 @@ pub enum SetupError {
         /// The colour.
         color: usize,
     },
-    /// A colour listed as out, or any colour when the game is said to be over, can still move.
+    /// A colour listed as out can still move.
     CanMove {
         /// The colour.
+        color: usize,
+    },
+    /// The game is said to be over, but a colour can still move.
+    NotOver {
+        /// The first colour that can move.
         color: usize,
     },
 }
@@ -111,6 +116,22 @@ impl SetupError {
         }
     }
 
+    /// The colour the problem is about, if one is.
+    pub fn color(&self) -> Option<usize> {
+        match *self {
+            SetupError::TooManyColors { .. } => None,
+            SetupError::NoColor { color }
+            | SetupError::NoPlacement { color, .. }
+            | SetupError::TooManyCopies { color, .. }
+            | SetupError::Overlap { color, .. }
+            | SetupError::OwnEdge { color, .. }
+            | SetupError::CannotMove { color }
+            | SetupError::ToMoveIsOut { color }
+            | SetupError::CanMove { color }
+            | SetupError::NotOver { color } => Some(color),
+        }
+    }
+
     /// A short stable name of the problem (`overlap`, `own_edge`, ...).
     pub fn kind(&self) -> &'static str {
         match self {
@@ -123,6 +144,7 @@ impl SetupError {
             SetupError::CannotMove { .. } => "cannot_move",
             SetupError::ToMoveIsOut { .. } => "to_move_is_out",
             SetupError::CanMove { .. } => "can_move",
+            SetupError::NotOver { .. } => "not_over",
         }
     }
 
@@ -192,9 +214,11 @@ impl SetupError {
                 format!("{} is to move but is listed as out", color(c))
             }
             SetupError::CanMove { color: c } => {
+                format!("{} is listed as out but has a legal move", color(c))
+            }
+            SetupError::NotOver { color: c } => {
                 format!(
-                    "{} is out, or the game over, but {} still has a legal move",
-                    color(c),
+                    "the game is said to be over, but {} has a legal move",
                     color(c)
                 )
             }
@@ -284,7 +308,7 @@ impl Position {
             SetupTurn::FirstFrom(c) => pos.set_turn(t, c),
             SetupTurn::GameOver => {
                 if let Some(c) = (0..n).find(|&c| pos.has_move(t, c)) {
-                    return Err(SetupError::CanMove { color: c });
+                    return Err(SetupError::NotOver { color: c });
                 }
                 pos.set_turn(t, 0);
             }

@@ -165,15 +165,16 @@ fn broken_setups_say_what_is_wrong() {
     assert_eq!(e, SetupError::NoColor { color: 2 });
     assert_eq!(text, "duo has no colour 2 (colours are 0..1)");
 
-    let (e, _) = err("duo", &[], SetupTurn::GameOver, 0);
-    assert_eq!(e, SetupError::CanMove { color: 0 });
+    let (e, text) = err("duo", &[], SetupTurn::GameOver, 0);
+    assert_eq!(e, SetupError::NotOver { color: 0 });
+    assert_eq!(
+        text,
+        "the game is said to be over, but Purple has a legal move"
+    );
 
     let (e, text) = err("duo", &[], SetupTurn::Color(1), 0b10);
     assert_eq!(e, SetupError::CanMove { color: 1 });
-    assert_eq!(
-        text,
-        "Orange is out, or the game over, but Orange still has a legal move"
-    );
+    assert_eq!(text, "Orange is listed as out but has a legal move");
 
     // Orange's start point is covered by Purple: Orange cannot move.
     let (e, text) = err("duo", &[&["j5"]], SetupTurn::Color(1), 0);

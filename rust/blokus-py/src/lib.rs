@@ -28,13 +28,19 @@ fn error(py: Python<'_>, class: &str, message: String) -> PyErr {
     }
 }
 
-/// `InvalidPositionError` for a setup, with `placement = (colour, index)` or `None`.
+/// `InvalidPositionError` for a setup, with `kind` (the problem's short name), `color` and
+/// `placement` (`(colour, index)` of the placement at fault) set where they apply.
 fn setup_error(py: Python<'_>, t: &Tables, e: SetupError) -> PyErr {
     let err = error(py, "InvalidPositionError", e.describe(t));
-    if let Err(failed) = err.value(py).setattr("placement", e.placement()) {
-        return failed;
+    let value = err.value(py);
+    let set = value
+        .setattr("kind", e.kind())
+        .and_then(|()| value.setattr("color", e.color()))
+        .and_then(|()| value.setattr("placement", e.placement()));
+    match set {
+        Ok(()) => err,
+        Err(failed) => failed,
     }
-    err
 }
 
 fn scoring(py: Python<'_>, name: Option<&str>, default: Scoring) -> PyResult<Scoring> {
