@@ -34,3 +34,28 @@ def test_tour_comments_are_true() -> None:
     b.push("j5")
     assert b.why_illegal("e10,f10") == "overlap: e10 is already covered"
     assert str(b.pop()) == "j5"
+
+
+def test_records_positions_and_pictures_comments_are_true() -> None:
+    import blokus
+    from blokus import sgf, svg
+
+    block = next(b for b in python_blocks() if "sgf.loads(" in b)
+    start = block.index('"""') + 3
+    text = block[start : block.index('"""', start)]
+    game = sgf.loads(text)
+    assert (game.variant.id, game.players, game.date) == ("duo", ["Ann", "Bob"], "2024-05-01")
+    assert [str(n.move) for n in game.mainline()] == ["e10,d11,e11,f11,e12", "j5", "f9"]
+    node = game.children[0]
+    assert node.comment == "the X"
+    assert [str(m) for m in node.children[1].board().move_stack] == ["e10,d11,e11,f11,e12", "j5,j6"]
+    b = blokus.Board("duo", ["e10,d11,e11,f11,e12", "j5,j6", "f9"])
+    assert b.bpn() == "duo 14/14/4p9/3ppp8/4p9/5P8/14/14/9O4/9O4/14/14/14/14 o -"
+    c = blokus.Board.from_bpn(b.bpn())
+    assert (c.turn, c.points() == b.points()) == (1, True)
+    assert svg.board(b, size=400).startswith("<svg")
+    examples = re.findall(r"^((?:duo|classic|trigon_3) \S+ \S+ \S+)\s", README, flags=re.M)
+    for line in examples:
+        if "..." not in line:
+            assert blokus.Board.from_bpn(line).bpn() == line
+    assert blokus.Board("classic", ["a20", "t20,t19"]).bpn() in examples

@@ -23,6 +23,8 @@ from blokus.errors import (
 from blokus.selfplay import SelfplayResult, selfplay
 from blokus.variant import Piece, Variant, variants
 
+from blokus import sgf, svg  # noqa: E402  (they use Board)
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -42,5 +44,7 @@ __all__ = [
     "Variant",
     "errors",
     "selfplay",
+    "sgf",
+    "svg",
     "variants",
 ]

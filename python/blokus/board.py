@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Iterator, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, Union
 
 from blokus import _blokus
-from blokus.errors import InvalidMoveError
+from blokus.errors import InvalidMoveError, InvalidPositionError
 from blokus.variant import Piece, Variant, VariantLike, variant
 
 if TYPE_CHECKING:
@@ -188,17 +188,74 @@ class Board:
         return Move(self._variant, self._core.tables.parse_move(text))
 
     def _id(self, move: MoveLike) -> int:
-        if isinstance(move, Move):
-            if move.variant != self._variant:
-                raise InvalidMoveError(f"move {move} belongs to {move.variant.id}, not {self._variant.id}")
-            return move.id
-        if isinstance(move, str):
-            return self._core.tables.parse_move(move)
-        if isinstance(move, int) and not isinstance(move, bool):
-            if move < 0:
-                raise InvalidMoveError(f"no placement {move} in {self._variant.id} (ids are 0..{self._variant.num_placements - 1})")
-            return move  # the core checks the upper bound
-        raise TypeError(f"a move is a Move, move text or a placement id, not {type(move).__name__}")
+        return _placement_id(self._variant, move)
+
+    @classmethod
+    def from_setup(
+        cls, variant_: VariantLike, pieces: Sequence[Iterable[MoveLike]], turn: int = 0
+    ) -> Board:
+        """A game that starts from pieces put on the board, not played: ``pieces[c]`` are the
+        placements of colour ``c`` (its last one decides the bonus for ending on the 1-cell
+        piece), and ``turn`` the colour to move (or, if it cannot move, the next one that can).
+
+        The pieces need not have been placed by the rules, but must make a board of the game:
+        no overlaps, no more copies of a piece than a colour has, no two pieces of a colour
+        sharing an edge; else :class:`~blokus.errors.InvalidPositionError`.
+
+        >>> b = Board.from_setup("duo", [["e10,d11,e11,f11,e12"], ["j5"]])
+        >>> b.turn, len(b.move_stack)
+        (0, 0)
+        """
+        v = variant(variant_)
+        if not 0 <= turn < v.num_colors:
+            raise InvalidPositionError(f"{v.id} has no colour {turn} (colours are 0..{v.num_colors - 1})")
+        ids = [[_placement_id(v, m) for m in ms] for ms in pieces]
+        return cls._from_core(v, _blokus.BoardCore.from_setup(v._tables, ids, turn, True, []))
+
+    @classmethod
+    def from_bpn(cls, text: str, variant: VariantLike | None = None, moves: Iterable[MoveLike] = ()) -> Board:
+        """The board a position string (BPN, see :meth:`bpn`) describes, then ``moves`` played.
+
+        ``variant`` is needed only for variants that are not built in. A string that describes
+        no position raises :class:`~blokus.errors.InvalidPositionError`, whose ``position`` is
+        the index of the character at fault.
+
+        >>> Board.from_bpn("duo 14/14/14/14/4p9/3ppp8/4P9/14/14/14/14/14/14/14 o -").turn
+        1
+        """
+        from blokus import bpn
+
+        board = bpn.read(text, variant)
+        for m in moves:
+            board.push(m)
+        return board
+
+    def bpn(self) -> str:
+        """The position as one line (BPN): variant, cells row by row from the top (capitals mark
+        each colour's last piece), colour to move, colours out.
+
+        >>> b = Board("duo", ["e10,d11,e11,f11,e12"])
+        >>> b.bpn()
+        'duo 14/14/4P9/3PPP8/4P9/14/14/14/14/14/14/14/14/14 o -'
+        """
+        from blokus import bpn
+
+        return bpn.write(self)
+
+    @classmethod
+    def _from_core(cls, v: Variant, core: _blokus.BoardCore) -> Board:
+        b = cls.__new__(cls)
+        b._variant = v
+        b._core = core
+        return b
+
+    def _start(self) -> Board | None:
+        """The board the game started from, if it is a setup rather than the empty board."""
+        start = self._core.start()
+        empty = _blokus.BoardCore(self._variant._tables)
+        if start.turn == empty.turn and start.out == empty.out and max(start.cell_colors()) < 0:
+            return None
+        return Board._from_core(self._variant, start)
 
     def is_legal(self, move: MoveLike) -> bool:
         return self._core.is_legal(self._id(move))
@@ -235,10 +292,7 @@ class Board:
 
     def copy(self) -> Board:
         """An independent copy (moves included)."""
-        b = Board.__new__(Board)
-        b._variant = self._variant
-        b._core = self._core.copy()
-        return b
+        return Board._from_core(self._variant, self._core.copy())
 
     __copy__ = copy
 
@@ -313,10 +367,32 @@ class Board:
 
         return board_text(self)
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture (shown by notebooks)."""
+        from blokus import svg
+
+        return svg.board(self)
+
     def __repr__(self) -> str:
         v = self._variant
         name = repr(v.id) if v.is_builtin else repr(v.spec)
         moves = [str(m) for m in self.move_stack]
-        if not moves:
-            return f"blokus.Board({name})"
-        return f"blokus.Board({name}, moves={moves!r})"
+        more = f", moves={moves!r}" if moves else ""
+        start = self._start()
+        if start is not None:
+            spec = "" if v.is_builtin else f", {name}"
+            return f"blokus.Board.from_bpn({start.bpn()!r}{spec}{more})"
+        return f"blokus.Board({name}{more})"
+
+
+def _placement_id(v: Variant, move: MoveLike) -> int:
+    if isinstance(move, Move):
+        if move.variant != v:
+            raise InvalidMoveError(f"move {move} belongs to {move.variant.id}, not {v.id}")
+        return move.id
+    if isinstance(move, str):
+        return v._tables.parse_move(move)
+    if isinstance(move, int) and not isinstance(move, bool):
+        Move(v, move)  # validates the id
+        return move
+    raise TypeError(f"a move is a Move, move text or a placement id, not {type(move).__name__}")

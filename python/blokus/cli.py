@@ -1,8 +1,9 @@
-"""The ``blokus`` command line: selfplay, perft and the list of variants."""
+"""The ``blokus`` command line: selfplay, perft, the list of variants, and pictures of games."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import Sequence
@@ -68,6 +69,31 @@ def _cmd_variants(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_render(args: argparse.Namespace) -> int:
+    from blokus import sgf, svg
+
+    source: str = args.source
+    if os.path.exists(source) or source.endswith((".blksgf", ".sgf")):
+        game = sgf.load(source)
+        node = game.end()
+        if args.move is not None:
+            nodes = [game, *game.mainline()]
+            moves = [n for n in nodes if n.color is not None]
+            if not 0 <= args.move <= len(moves):
+                raise BlokusError(f"--move {args.move}: the main line has {len(moves)} moves")
+            node = moves[args.move - 1] if args.move > 0 else game
+        board = node.board()
+    else:
+        board = Board.from_bpn(source)
+    picture = svg.board(board, size=args.size, coordinates=not args.no_coordinates, last_move=not args.no_last_move)
+    if args.output in (None, "-"):
+        sys.stdout.write(picture)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(picture)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="blokus", description="The blokus engine from the command line.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -96,11 +122,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("variants", help="list the built-in variants")
     p.set_defaults(run=_cmd_variants)
 
+    p = sub.add_parser("render", help="draw a game (.blksgf) or a position (BPN) as SVG")
+    p.add_argument("source", help="a .blksgf file, or a BPN position string")
+    p.add_argument("-o", "--output", help="the .svg file to write (default: standard output)")
+    p.add_argument("--move", type=int, default=None, help="draw the main line after this many moves (default: the end)")
+    p.add_argument("--size", type=int, default=None, help="width in pixels")
+    p.add_argument("--no-coordinates", action="store_true", help="leave out column letters and row numbers")
+    p.add_argument("--no-last-move", action="store_true", help="do not outline the last move")
+    p.set_defaults(run=_cmd_render)
+
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
     except BlokusError as e:
         print(f"blokus: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"blokus: {e.filename or ''}: {e.strerror}", file=sys.stderr)
         return 2
 
 

@@ -16,7 +16,24 @@ class IllegalMoveError(BlokusError):
 
 
 class InvalidPositionError(BlokusError):
-    """A position (or position string) that cannot arise or cannot be read."""
+    """A position (or position string) that cannot arise or cannot be read.
+
+    For a position string, ``position`` is the 0-based index of the character where reading
+    failed (it is also named, 1-based, in the message).
+    """
+
+    #: Index in the position string where reading failed, if the error comes from one.
+    position: int | None = None
+    #: For setups (set by the engine): the problem's short name (``overlap``, ``own_edge``,
+    #: ``too_many_copies``, ``cannot_move``, ...), the colour it is about, and ``(colour, index)``
+    #: of the placement at fault.
+    kind: str | None = None
+    color: int | None = None
+    placement: tuple[int, int] | None = None
+
+    def __init__(self, message: str, position: int | None = None) -> None:
+        super().__init__(message)
+        self.position = position
 
 
 class UnknownVariantError(BlokusError):

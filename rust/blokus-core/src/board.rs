@@ -44,6 +44,20 @@ impl Board {
         }
     }
 
+    /// A game that starts from a given position (a setup) instead of the empty board.
+    pub fn from_position(tables: Arc<Tables>, position: Position) -> Board {
+        Board {
+            tables,
+            position,
+            history: Vec::new(),
+        }
+    }
+
+    /// The position the game started from: the empty board, or a setup.
+    pub fn start_position(&self) -> &Position {
+        self.history.first().map_or(&self.position, |(p, _)| p)
+    }
+
     /// The tables.
     pub fn tables(&self) -> &Arc<Tables> {
         &self.tables

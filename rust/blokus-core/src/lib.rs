@@ -20,6 +20,7 @@ pub mod playout;
 pub mod position;
 pub mod rng;
 pub mod score;
+pub mod setup;
 pub mod slices;
 pub mod stacking;
 pub mod structure;
@@ -31,6 +32,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 pub use board::{Board, PlayError};
 pub use position::{Illegal, Position};
+pub use setup::{Setup, SetupError, SetupTurn};
 pub use table::Tables;
 pub use variant::{Scoring, SpecError, Variant};
 

@@ -388,6 +388,13 @@ impl Position {
         self.attach[c] &= !self.forbidden[c];
     }
 
+    /// Makes `color` the colour to move if it can move, else the first colour after it that
+    /// can (marking the ones that cannot as out): the turn of a setup position.
+    pub fn set_turn(&mut self, t: &Tables, color: usize) {
+        let n = t.variant.num_colors();
+        self.advance_from(t, (color + n - 1) % n);
+    }
+
     /// Sets `to_move` to the first colour after `after` (in cyclic order, `after` itself last)
     /// that can move, marking the ones that cannot as out (or, where the rules skip blocked
     /// colours, only when nobody can move).

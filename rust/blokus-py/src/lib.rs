@@ -8,9 +8,12 @@ use blokus_core::batch::{Batch, Grid, Outputs, StepError};
 use blokus_core::notation::{move_text, parse_move};
 use blokus_core::playout::{list_moves_along_games, selfplay, Policy};
 use blokus_core::rng::Rng;
+use blokus_core::setup::pieces_of_cells;
 use blokus_core::variant::{builtin_ids, builtin_spec_json};
-use blokus_core::Position;
-use blokus_core::{score, stacking, Board, PlayError, Scoring, Tables, Variant};
+use blokus_core::{
+    score, stacking, Board, PlayError, Position, Scoring, Setup, SetupError, SetupTurn, Tables,
+    Variant,
+};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -27,6 +30,21 @@ fn error(py: Python<'_>, class: &str, message: String) -> PyErr {
     }
 }
 
+/// `InvalidPositionError` for a setup, with `kind` (the problem's short name), `color` and
+/// `placement` (`(colour, index)` of the placement at fault) set where they apply.
+fn setup_error(py: Python<'_>, t: &Tables, e: SetupError) -> PyErr {
+    let err = error(py, "InvalidPositionError", e.describe(t));
+    let value = err.value(py);
+    let set = value
+        .setattr("kind", e.kind())
+        .and_then(|()| value.setattr("color", e.color()))
+        .and_then(|()| value.setattr("placement", e.placement()));
+    match set {
+        Ok(()) => err,
+        Err(failed) => failed,
+    }
+}
+
 fn scoring(py: Python<'_>, name: Option<&str>, default: Scoring) -> PyResult<Scoring> {
     match name {
         None => Ok(default),
@@ -39,6 +57,9 @@ fn scoring(py: Python<'_>, name: Option<&str>, default: Scoring) -> PyResult<Sco
         )),
     }
 }
+
+/// `(colour, cells, placement id)` of a group of one colour's cells.
+type GroupInfo = (usize, Vec<u16>, Option<u32>);
 
 /// `(name, cells, copies, orientations)` of a piece.
 type PieceInfo = (String, Vec<(i32, i32, i32)>, u8, usize);
@@ -187,6 +208,30 @@ impl TablesCore {
     fn id_checksum(&self) -> u64 {
         self.t.id_checksum()
     }
+    /// The edge-connected groups of one colour's cells, given the colour of every cell (-1
+    /// empty): `(colour, cells, placement id or None)`, ordered by first cell.
+    fn pieces_of_cells(&self, colors: Vec<i64>) -> PyResult<Vec<GroupInfo>> {
+        let v = &self.t.variant;
+        if colors.len() != v.num_cells() {
+            return Err(PyValueError::new_err(format!(
+                "{} colours given for {} cells",
+                colors.len(),
+                v.num_cells()
+            )));
+        }
+        let colors: Vec<Option<usize>> = colors
+            .iter()
+            .map(|&c| match c {
+                -1 => Ok(None),
+                c if c >= 0 && (c as usize) < v.num_colors() => Ok(Some(c as usize)),
+                c => Err(PyValueError::new_err(format!("no colour {c}"))),
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(pieces_of_cells(&self.t, &colors)
+            .into_iter()
+            .map(|g| (g.color, g.cells, g.placement))
+            .collect())
+    }
 }
 
 impl TablesCore {
@@ -216,6 +261,76 @@ impl BoardCore {
         BoardCore {
             board: Board::new(Arc::clone(&tables.t)),
         }
+    }
+
+    /// A game starting from a setup: the placements of each colour (the last is its last
+    /// piece), the colour to move (`None`: the game is over; `first_from`: or the next one that
+    /// can move) and the colours already out. Raises `InvalidPositionError`, with `placement`
+    /// set to `(colour, index)` when one placement is at fault.
+    #[staticmethod]
+    #[pyo3(signature = (tables, placements, turn, first_from, out))]
+    fn from_setup(
+        py: Python<'_>,
+        tables: &TablesCore,
+        placements: Vec<Vec<u32>>,
+        turn: Option<usize>,
+        first_from: bool,
+        out: Vec<usize>,
+    ) -> PyResult<BoardCore> {
+        let t = &tables.t;
+        let mut out_bits = 0u8;
+        for c in out {
+            if c >= t.variant.num_colors() {
+                return Err(setup_error(py, t, SetupError::NoColor { color: c }));
+            }
+            out_bits |= 1 << c;
+        }
+        let turn = match (turn, first_from) {
+            (None, _) => SetupTurn::GameOver,
+            (Some(c), false) => SetupTurn::Color(c),
+            (Some(c), true) => SetupTurn::FirstFrom(c),
+        };
+        let setup = Setup {
+            placements,
+            turn,
+            out: out_bits,
+        };
+        let position = Position::from_setup(t, &setup).map_err(|e| setup_error(py, t, e))?;
+        Ok(BoardCore {
+            board: Board::from_position(Arc::clone(t), position),
+        })
+    }
+
+    /// The game at its start (the empty board or its setup), without the moves.
+    fn start(&self) -> BoardCore {
+        BoardCore {
+            board: Board::from_position(
+                Arc::clone(self.board.tables()),
+                *self.board.start_position(),
+            ),
+        }
+    }
+
+    /// Placement ids of each colour's pieces on the board; each colour's last piece last.
+    fn placements(&self) -> Vec<Vec<u32>> {
+        self.board.position().placements(self.board.tables())
+    }
+
+    /// The last piece each colour placed (piece index), `None` before its first.
+    fn last_pieces(&self) -> Vec<Option<usize>> {
+        let pos = self.board.position();
+        (0..self.board.tables().variant.num_colors())
+            .map(|c| (pos.placed[c] > 0).then_some(pos.last_piece[c] as usize))
+            .collect()
+    }
+
+    /// Colours out of the game (known to have no move left).
+    #[getter]
+    fn out(&self) -> Vec<usize> {
+        let pos = self.board.position();
+        (0..self.board.tables().variant.num_colors())
+            .filter(|&c| pos.out & (1 << c) != 0)
+            .collect()
     }
 
     #[getter]

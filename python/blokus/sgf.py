@@ -1,0 +1,812 @@
+"""Game records in Pentobi's SGF format (``.blksgf``): read, edit and write game trees.
+
+A file holds a tree of nodes: the root names the game (``GM[Blokus Duo]``) and carries the
+headers (players, date, event, result); each later node usually holds one move, ``B[...]``/``W[...]``
+with two colours or ``1[...]``..``4[...]`` otherwise, whose value is the move text (cells
+separated by commas). The first child of a node continues the main line; the others are
+variations. Setup properties (``AB``/``AW``/``A1``..``A4`` add pieces, ``AE`` removes them, ``PL``
+sets the colour to move) may appear in any node.
+
+>>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12];W[J5])")
+>>> [str(n.move) for n in game.mainline()]
+['e10,d11,e11,f11,e12', 'j5']
+>>> game.end().board().turn
+0
+>>> print(dumps(game), end="")
+(;GM[Blokus Duo]CA[UTF-8]
+;B[e10,d11,e11,f11,e12]
+;W[j5])
+
+Reading accepts what Pentobi reads: cells in any order and case, the property ids of old
+Pentobi versions (``BLUE``, ``YELLOW``, ``RED``, ``GREEN``; ``1``/``2`` in two-colour games), moves
+written as one value per cell (``B[e10][e11]``), and files in Latin-1 without a ``CA``
+property. Moves and setup values are rewritten canonically; every other property is kept as it
+was, so unknown properties survive a round trip. Writing always produces UTF-8 with
+``CA[UTF-8]``.
+
+A malformed file raises :class:`~blokus.errors.SgfError` with the line and column and what was
+expected there; so does a well-formed file with an illegal move, naming the move.
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import re
+from os import PathLike
+from typing import IO, Iterator, Sequence, Union
+
+from blokus.board import Board, Move, MoveLike
+from blokus.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, SgfError
+from blokus.variant import Variant, VariantLike, variant, variants
+
+__all__ = ["Game", "Node", "dump", "dumps", "load", "load_all", "loads", "loads_all"]
+
+#: Old Pentobi move property ids and the colour they stand for (with four colours; with two,
+#: ``BLUE`` is the first colour and ``GREEN`` the second).
+LEGACY_COLORS = {"BLUE": 0, "YELLOW": 1, "RED": 2, "GREEN": 3}
+SETUP_IDS = ("AB", "AW", "A1", "A2", "A3", "A4", "AE")
+
+
+def move_property(v: Variant, color: int) -> str:
+    """The move property id of a colour: ``B``/``W`` with two colours, else ``1``..``4``."""
+    if v.num_colors == 2:
+        return "BW"[color]
+    return str(color + 1)
+
+
+def setup_property(v: Variant, color: int) -> str:
+    """The setup property id that adds pieces of a colour: ``AB``/``AW`` or ``A1``..``A4``."""
+    return "A" + move_property(v, color)
+
+
+def _move_colors(v: Variant) -> dict[str, int]:
+    """Every property id that holds a move in this variant, with its colour."""
+    n = v.num_colors
+    ids = {str(c + 1): c for c in range(n)}
+    if n == 2:
+        ids.update({"B": 0, "W": 1, "BLUE": 0, "GREEN": 1})
+    else:
+        ids.update({name: c for name, c in LEGACY_COLORS.items() if c < n})
+    return ids
+
+
+def _setup_colors(v: Variant) -> dict[str, int]:
+    n = v.num_colors
+    ids = {f"A{c + 1}": c for c in range(n)}
+    if n == 2:
+        ids.update({"AB": 0, "AW": 1})
+    return ids
+
+
+def _player_colors(v: Variant) -> dict[str, int]:
+    """Values of ``PL``: ``B``/``1`` the first colour, ``W``/``2`` the second, ``3``, ``4``."""
+    ids = {str(c + 1): c for c in range(v.num_colors)}
+    ids.update({"B": 0, "W": 1})
+    return ids
+
+
+class Node:
+    """A node of a game tree: its properties (id -> values, in file order), its children (the
+    first continues the main line) and its parent.
+
+    Values are stored unescaped; the move and setup properties hold canonical move text.
+    """
+
+    __slots__ = ("properties", "children", "parent", "line", "column", "_where")
+
+    def __init__(self, parent: Node | None = None, properties: dict[str, list[str]] | None = None) -> None:
+        self.properties: dict[str, list[str]] = properties if properties is not None else {}
+        self.children: list[Node] = []
+        self.parent = parent
+        #: Where the node starts in the file it was read from (1-based), else ``None``.
+        self.line: int | None = None
+        self.column: int | None = None
+        # While reading: where the node (key "") and each property start in the text.
+        self._where: dict[str, int] | None = None
+
+    # --- the game this node belongs to ---
+
+    @property
+    def game(self) -> Game:
+        """The root of the tree."""
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        assert isinstance(node, Game)
+        return node
+
+    @property
+    def variant(self) -> Variant:
+        return self.game.variant
+
+    # --- properties ---
+
+    def get(self, id: str, default: str | None = None) -> str | None:
+        """The first value of a property, or ``default``."""
+        values = self.properties.get(id)
+        return values[0] if values else default
+
+    def set(self, id: str, value: str | Sequence[str] | None) -> None:
+        """Sets a property to one value or a list of values; ``None`` removes it."""
+        if value is None:
+            self.properties.pop(id, None)
+        elif isinstance(value, str):
+            self.properties[id] = [value]
+        else:
+            self.properties[id] = list(value)
+
+    @property
+    def comment(self) -> str:
+        """The comment (``C``), empty if none."""
+        return self.get("C", "") or ""
+
+    @comment.setter
+    def comment(self, text: str) -> None:
+        self.set("C", text or None)
+
+    @property
+    def color(self) -> int | None:
+        """The colour that moves in this node, if it holds a move."""
+        ids = _move_colors(self.variant)
+        for id in self.properties:
+            if id in ids:
+                return ids[id]
+        return None
+
+    @property
+    def move(self) -> Move | None:
+        """The move made in this node, if any."""
+        v = self.variant
+        ids = _move_colors(v)
+        for id, values in self.properties.items():
+            if id in ids:
+                return Move.from_text(v, ",".join(values))
+        return None
+
+    def has_setup(self) -> bool:
+        """Whether the node adds or removes pieces or sets the colour to move."""
+        return any(id in self.properties for id in (*SETUP_IDS, "PL"))
+
+    # --- navigation ---
+
+    def is_mainline(self) -> bool:
+        """Whether the node lies on the main line (every ancestor is a first child)."""
+        node = self
+        while node.parent is not None:
+            if node.parent.children[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    def mainline(self) -> Iterator[Node]:
+        """The nodes after this one along first children."""
+        node = self
+        while node.children:
+            node = node.children[0]
+            yield node
+
+    def mainline_moves(self) -> list[Move]:
+        """The moves of :meth:`mainline`."""
+        return [m for m in (n.move for n in self.mainline()) if m is not None]
+
+    def end(self) -> Node:
+        """The last node of the main line from here."""
+        node = self
+        while node.children:
+            node = node.children[0]
+        return node
+
+    def path(self) -> list[Node]:
+        """The nodes from the root to this one."""
+        nodes = []
+        node: Node | None = self
+        while node is not None:
+            nodes.append(node)
+            node = node.parent
+        return nodes[::-1]
+
+    def ply(self) -> int:
+        """Number of moves from the root to this node."""
+        return sum(1 for n in self.path() if n.color is not None)
+
+    def board(self) -> Board:
+        """The position after this node. Moves since the last setup are on the move stack.
+
+        Raises :class:`~blokus.errors.IllegalMoveError` or
+        :class:`~blokus.errors.InvalidPositionError` if the tree was edited into something
+        that cannot be played.
+        """
+        v = self.variant
+        board = Board(v)
+        for node in self.path():
+            board = _apply(v, board, node)
+        return board
+
+    # --- editing ---
+
+    def add_variation(self, move: MoveLike, comment: str = "") -> Node:
+        """Adds a child that plays ``move`` (legal after this node) and returns it."""
+        board = self.board()
+        if isinstance(move, int) or isinstance(move, Move):
+            m = Move(self.variant, move) if isinstance(move, int) else move
+        else:
+            m = board.parse_move(move)
+        turn = board.turn
+        if turn is None:
+            raise IllegalMoveError(f"illegal move {m}: the game is over")
+        reason = board.why_illegal(m)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {m} for {self.variant.colors[turn]}: {reason}")
+        child = Node(self, {move_property(self.variant, turn): [str(m)]})
+        if comment:
+            child.comment = comment
+        self.children.append(child)
+        return child
+
+    def add_main_variation(self, move: MoveLike, comment: str = "") -> Node:
+        """Like :meth:`add_variation`, but the new child becomes the main line."""
+        child = self.add_variation(move, comment)
+        self.children.insert(0, self.children.pop())
+        return child
+
+    def remove_variation(self, child: Node) -> None:
+        """Removes a child and everything after it."""
+        self.children.remove(child)
+        child.parent = None
+
+    def __repr__(self) -> str:
+        move = self._move_text()
+        return f"<Node {move or 'without a move'}>"
+
+    def _move_text(self) -> str | None:
+        """``"B[e10,e11]"``-like text of the node's move, if any (not checked)."""
+        ids = _move_colors(self.variant)
+        for id, values in self.properties.items():
+            if id in ids:
+                return f"{id}[{','.join(values)}]"
+        return None
+
+
+class Game(Node):
+    """The root of a game tree: the variant and the headers.
+
+    >>> game = Game("duo")
+    >>> game.players = ["Ann", "Bob"]
+    >>> node = game.add_variation("e10,d11,e11,f11,e12")
+    >>> print(dumps(game), end="")
+    (;GM[Blokus Duo]CA[UTF-8]PB[Ann]PW[Bob]
+    ;B[e10,d11,e11,f11,e12])
+    """
+
+    __slots__ = ("_variant",)
+
+    def __init__(self, variant_: VariantLike = "classic", properties: dict[str, list[str]] | None = None) -> None:
+        v = variant(variant_)
+        if v.sgf_name is None:
+            raise SgfError(f"variant {v.id} has no SGF game name (set sgf_name in its spec)")
+        props = {"GM": [v.sgf_name], "CA": ["UTF-8"]}
+        if properties:
+            props.update(properties)
+        super().__init__(None, props)
+        self._variant = v
+
+    @classmethod
+    def from_board(cls, board: Board) -> Game:
+        """A game holding a board's moves (after its setup, if it started from one)."""
+        v = board.variant
+        game = cls(v)
+        node: Node = game
+        start = board._start()
+        if start is not None:
+            for c, ids in enumerate(start._core.placements()):
+                if ids:
+                    game.properties[setup_property(v, c)] = [v._tables.move_text(i) for i in ids]
+            if start.turn is not None:
+                game.properties["PL"] = [move_property(v, start.turn)]
+        for move, color in zip(board.move_stack, board.move_colors()):
+            child = Node(node, {move_property(v, color): [str(move)]})
+            node.children.append(child)
+            node = child
+        if board.is_game_over():
+            game.result = board.result()
+        return game
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    @property
+    def game(self) -> Game:
+        return self
+
+    @property
+    def players(self) -> list[str | None]:
+        """Player names: ``PB``/``PW`` in two-player variants, else ``P1``..``P4``."""
+        return [self.get(id) for id in self._player_ids()]
+
+    @players.setter
+    def players(self, names: Sequence[str | None]) -> None:
+        ids = self._player_ids()
+        if len(names) != len(ids):
+            raise ValueError(f"{self._variant.id} has {len(ids)} players, not {len(names)}")
+        for id, name in zip(ids, names):
+            self.set(id, name or None)
+
+    def _player_ids(self) -> list[str]:
+        n = self._variant.num_players
+        return ["PB", "PW"] if n == 2 else [f"P{p + 1}" for p in range(n)]
+
+    @property
+    def event(self) -> str | None:
+        """``EV``."""
+        return self.get("EV")
+
+    @event.setter
+    def event(self, value: str | None) -> None:
+        self.set("EV", value)
+
+    @property
+    def date(self) -> str | None:
+        """``DT``, e.g. ``2024-05-01``."""
+        return self.get("DT")
+
+    @date.setter
+    def date(self, value: str | None) -> None:
+        self.set("DT", value)
+
+    @property
+    def round(self) -> str | None:
+        """``RO``."""
+        return self.get("RO")
+
+    @round.setter
+    def round(self, value: str | None) -> None:
+        self.set("RO", value)
+
+    @property
+    def place(self) -> str | None:
+        """``PC``."""
+        return self.get("PC")
+
+    @place.setter
+    def place(self, value: str | None) -> None:
+        self.set("PC", value)
+
+    @property
+    def name(self) -> str | None:
+        """``GN``, the game's name."""
+        return self.get("GN")
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        self.set("GN", value)
+
+    @property
+    def result(self) -> str | None:
+        """``RE``: Pentobi's result line (``B+3``, ``0``, ``64 66 66 61``) when we write it."""
+        return self.get("RE")
+
+    @result.setter
+    def result(self, value: str | None) -> None:
+        self.set("RE", value)
+
+    def __repr__(self) -> str:
+        return f"<Game {self._variant.id}, {len(list(self.mainline()))} nodes in the main line>"
+
+
+# --- applying nodes to boards ---
+
+
+def _apply(v: Variant, board: Board, node: Node) -> Board:
+    """The board after a node: its setup, then its move. Raises the engine's errors."""
+    if node.has_setup():
+        placements = board._core.placements()
+        setup_ids = _setup_colors(v)
+        for id, values in node.properties.items():
+            if id in setup_ids:
+                color = setup_ids[id]
+                placements[color].extend(v._tables.parse_move(text) for text in values)
+        for text in node.properties.get("AE", []):
+            pid = v._tables.parse_move(text)
+            owner = next((c for c, ids in enumerate(placements) if pid in ids), None)
+            if owner is None:
+                raise InvalidPositionError(f"AE[{text}]: no such piece is on the board")
+            placements[owner].remove(pid)
+        turn = board.turn if board.turn is not None else 0
+        pl = node.get("PL")
+        if pl is not None:
+            colors = _player_colors(v)
+            if pl.upper() not in colors:
+                numbers = ", ".join(str(c + 1) for c in range(v.num_colors))
+                expected = f"B or W (or {numbers})" if v.num_colors == 2 else f"one of {numbers}"
+                raise InvalidPositionError(f"PL[{pl}]: expected {expected}")
+            turn = colors[pl.upper()]
+        board = Board.from_setup(v, placements, turn)
+    ids = _move_colors(v)
+    for id, values in node.properties.items():
+        if id not in ids:
+            continue
+        color = ids[id]
+        move = Move.from_text(v, ",".join(values))
+        if board.turn != color:
+            if board.turn is None:
+                raise IllegalMoveError(f"illegal move {move} for {v.colors[color]}: the game is over")
+            raise IllegalMoveError(
+                f"illegal move {move} for {v.colors[color]}: it is {v.colors[board.turn]}'s turn"
+            )
+        board.push(move)
+    return board
+
+
+# --- reading ---
+
+
+class _Reader:
+    """Turns SGF text into bare node trees (properties only), with positions for errors."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = [m.end() for m in re.finditer("\n", text)]
+        self.i = 0
+
+    def where(self, i: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.lines, i)
+        start = self.lines[line - 1] if line > 0 else 0
+        return line + 1, i - start + 1
+
+    def error(self, i: int, message: str) -> SgfError:
+        line, column = self.where(i)
+        return SgfError(message, line, column)
+
+    def found(self, i: int) -> str:
+        if i >= len(self.text):
+            return "the end of the file"
+        return repr(self.text[i])
+
+    def skip_space(self) -> None:
+        text, i = self.text, self.i
+        while i < len(text) and text[i].isspace():
+            i += 1
+        self.i = i
+
+    def trees(self) -> list[Node]:
+        """Every game tree of the collection, as bare roots."""
+        roots: list[Node] = []
+        if self.text.startswith("\ufeff"):
+            self.i = 1
+        self.skip_space()
+        if self.i >= len(self.text):
+            raise self.error(self.i, "expected '(' to start a game tree, found the end of the file")
+        while self.i < len(self.text):
+            if self.text[self.i] != "(":
+                what = "'(' to start a game tree" if not roots else "'(' to start another game tree, or the end"
+                raise self.error(self.i, f"expected {what}, found {self.found(self.i)}")
+            roots.append(self.tree())
+            self.skip_space()
+        return roots
+
+    def tree(self) -> Node:
+        """One game tree from its '(' on; iterative, so deep nesting cannot overflow a stack."""
+        text = self.text
+        root: Node | None = None
+        # For each open '(': the node new nodes attach to, and whether a variation was closed
+        # in it (after which only '(' or ')' may follow).
+        stack: list[tuple[Node | None, int]] = []
+        current: Node | None = None
+        closed_child = False
+        while True:
+            self.skip_space()
+            i = self.i
+            if i >= len(text):
+                opened = stack[-1][1] if stack else i
+                line, column = self.where(opened)
+                raise self.error(i, f"expected ')' to close the game tree opened at line {line}, column {column}, found the end of the file")
+            ch = text[i]
+            if ch == "(":
+                if current is None and stack:
+                    raise self.error(i, "expected ';' to start a node, found '('")
+                stack.append((current, i))
+                self.i = i + 1
+                self.skip_space()
+                if self.i >= len(text) or text[self.i] != ";":
+                    raise self.error(self.i, f"expected ';' to start the first node of a game tree, found {self.found(self.i)}")
+                closed_child = False
+            elif ch == ";":
+                if closed_child:
+                    raise self.error(i, "expected '(' or ')' after a variation, found ';' (nodes cannot follow variations)")
+                node = Node(current)
+                node.line, node.column = self.where(i)
+                node._where = {"": i}
+                self.i = i + 1
+                self.properties(node)
+                if current is None:
+                    root = node
+                else:
+                    current.children.append(node)
+                current = node
+            elif ch == ")":
+                parent, _ = stack.pop()
+                self.i = i + 1
+                if not stack:
+                    assert root is not None
+                    return root
+                current = parent
+                closed_child = True
+            else:
+                raise self.error(i, f"expected ';', '(' or ')', found {self.found(i)}")
+
+    def properties(self, node: Node) -> None:
+        text = self.text
+        while True:
+            self.skip_space()
+            start = self.i
+            j = start
+            while j < len(text) and text[j].isascii() and text[j].isalnum():
+                j += 1
+            if j == start:
+                if start < len(text) and text[start] == "[":
+                    raise self.error(start, "expected a property id (like B or C) before '['")
+                return
+            id = text[start:j]
+            if id in node.properties:
+                raise self.error(start, f"property {id} appears twice in one node")
+            self.i = j
+            values = []
+            self.skip_space()
+            if self.i >= len(text) or text[self.i] != "[":
+                raise self.error(self.i, f"expected '[' to start a value of {id}, found {self.found(self.i)}")
+            while self.i < len(text) and text[self.i] == "[":
+                values.append(self.value(id))
+                self.skip_space()
+            node.properties[id] = values
+            assert node._where is not None
+            node._where[id] = start
+
+    def value(self, id: str) -> str:
+        text = self.text
+        opened = self.i
+        i = opened + 1
+        out = []
+        while True:
+            k = i
+            while k < len(text) and text[k] not in "]\\":
+                k += 1
+            out.append(text[i:k])
+            if k >= len(text):
+                raise self.error(opened, f"expected ']' to end the value of {id} that starts here, found the end of the file")
+            if text[k] == "]":
+                self.i = k + 1
+                return "".join(out)
+            # A backslash: the next character stands for itself; a line break after it vanishes.
+            if k + 1 >= len(text):
+                raise self.error(opened, f"expected ']' to end the value of {id} that starts here, found the end of the file")
+            nxt = text[k + 1]
+            if nxt in "\r\n":
+                i = k + 2
+                if i < len(text) and text[i] in "\r\n" and text[i] != nxt:
+                    i += 1
+            else:
+                out.append(nxt)
+                i = k + 2
+
+
+def _game_of(root: Node, reader: _Reader, variant_: VariantLike | None) -> Game:
+    """Turns a bare root into a :class:`Game`: finds the variant, checks and canonicalises every
+    move and setup value, and replays every line of play."""
+    gm = root.get("GM")
+    where = root._where or {}
+    if gm is None:
+        raise reader.error(where.get("", 0), "the root node has no GM property: expected GM[Blokus Duo] or another game name")
+    if variant_ is not None:
+        v = variant(variant_)
+        if v.sgf_name != gm:
+            raise reader.error(where.get("GM", 0), f"expected GM[{v.sgf_name}] for variant {v.id}, found GM[{gm}]")
+    else:
+        names = {variant(vid).sgf_name: vid for vid in variants()}
+        if gm not in names:
+            known = ", ".join(n for n in names if n)
+            raise reader.error(where.get("GM", 0), f"unknown game GM[{gm}]: expected one of {known}")
+        v = variant(names[gm])
+    game = Game.__new__(Game)
+    game.properties = root.properties
+    game.children = root.children
+    game.parent = None
+    game.line, game.column = root.line, root.column
+    game._variant = v
+    game._where = root._where
+    for child in root.children:
+        child.parent = game
+    # Depth first, without recursion: (node, board before it).
+    stack: list[tuple[Node, Board]] = [(game, Board(v))]
+    while stack:
+        node, board = stack.pop()
+        _canonical(v, node, reader)
+        try:
+            board = _apply(v, board, node)
+        except (IllegalMoveError, InvalidMoveError, InvalidPositionError) as e:
+            line, column = node.line, node.column
+            assert line is not None and column is not None
+            if node.color is not None and not isinstance(e, InvalidPositionError):
+                text = node._move_text()
+                number = sum(1 for n in node.path() if n.color is not None)
+                raise SgfError(f"move {number} ({text}): {e}", line, column) from None
+            raise SgfError(f"setup: {e}", line, column) from None
+        for k, child in enumerate(reversed(node.children)):
+            stack.append((child, board if k == len(node.children) - 1 else board.copy()))
+    return game
+
+
+def _canonical(v: Variant, node: Node, reader: _Reader) -> None:
+    """Rewrites the move and setup properties of a node canonically (current ids, one value
+    per move, canonical move text); checks there is at most one move."""
+    where = node._where or {}
+    node._where = None
+    move_ids = _move_colors(v)
+    setup_ids = _setup_colors(v)
+    moves = [id for id in node.properties if id in move_ids]
+    if len(moves) > 1:
+        raise reader.error(where.get(moves[1], where.get("", 0)), f"a node holds one move, but this one has {' and '.join(moves)}")
+    props: dict[str, list[str]] = {}
+    for id, values in node.properties.items():
+        if id in move_ids:
+            text = ",".join(values)
+            try:
+                move = Move.from_text(v, text)
+            except InvalidMoveError as e:
+                raise reader.error(where.get(id, where.get("", 0)), f"{id}[{text}]: {_reason(e)}") from None
+            new_id = move_property(v, move_ids[id])
+            if new_id in node.properties and new_id != id:
+                raise reader.error(where.get(id, where.get("", 0)), f"a node holds one move, but this one has {id} and {new_id}")
+            props[new_id] = [str(move)]
+        elif id in setup_ids or id == "AE":
+            canonical = []
+            for text in values:
+                try:
+                    canonical.append(str(Move.from_text(v, text)))
+                except InvalidMoveError as e:
+                    raise reader.error(where.get(id, where.get("", 0)), f"{id}[{text}]: {_reason(e)}") from None
+            new_id = id if id == "AE" else setup_property(v, setup_ids[id])
+            if new_id in props:
+                props[new_id].extend(canonical)
+            else:
+                props[new_id] = canonical
+        else:
+            props[id] = values
+    node.properties = props
+
+
+def _reason(e: InvalidMoveError) -> str:
+    """The engine's reason why move text names no placement, without repeating the text."""
+    message = str(e)
+    if message.startswith("invalid move "):
+        _, _, rest = message.partition('": ')
+        return rest or message
+    return message
+
+
+_CHARSET = re.compile(rb"CA\s*\[([^\]]*)\]")
+
+
+def _decode(data: bytes) -> str:
+    """Text of a file: in its ``CA`` charset; without one, UTF-8 if it is valid, else Latin-1."""
+    m = _CHARSET.search(data)
+    if m is not None:
+        name = m.group(1).decode("ascii", "replace").strip()
+        try:
+            codec = codecs.lookup(name)
+            if not codec._is_text_encoding:
+                raise LookupError(name)
+        except (LookupError, ValueError):
+            raise SgfError(f"unknown character set CA[{name}]: expected UTF-8 or ISO-8859-1") from None
+        try:
+            return data.decode(codec.name)
+        except UnicodeDecodeError as e:
+            raise SgfError(f"the file is not valid {name} (CA[{name}]): byte {e.start} cannot be read") from None
+        except (UnicodeError, ValueError, LookupError) as e:
+            raise SgfError(f"the file cannot be read as {name} (CA[{name}]): {e}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def loads_all(text: str | bytes, variant: VariantLike | None = None) -> list[Game]:
+    """Every game of an SGF collection. Bytes are decoded by the file's ``CA`` property."""
+    if isinstance(text, (bytes, bytearray)):
+        text = _decode(bytes(text))
+    if not isinstance(text, str):
+        raise TypeError(f"SGF text is str or bytes, not {type(text).__name__}")
+    reader = _Reader(text)
+    return [_game_of(root, reader, variant) for root in reader.trees()]
+
+
+def loads(text: str | bytes, variant: VariantLike | None = None) -> Game:
+    """The first game of SGF text (or bytes, decoded by the file's ``CA`` property).
+
+    ``variant`` is needed only for a variant that is not built in (its ``sgf_name`` must match
+    the file's ``GM``).
+    """
+    return loads_all(text, variant)[0]
+
+
+PathOrFile = Union[str, "PathLike[str]", IO[bytes], IO[str]]
+
+
+def _read(source: PathOrFile) -> str | bytes:
+    if isinstance(source, (str, PathLike)):
+        with open(source, "rb") as f:
+            return f.read()
+    return source.read()
+
+
+def load(source: PathOrFile, variant: VariantLike | None = None) -> Game:
+    """The first game of a ``.blksgf`` file (a path or an open file)."""
+    return loads(_read(source), variant)
+
+
+def load_all(source: PathOrFile, variant: VariantLike | None = None) -> list[Game]:
+    """Every game of a ``.blksgf`` file."""
+    return loads_all(_read(source), variant)
+
+
+# --- writing ---
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _node_text(node: Node) -> str:
+    parts = [";"]
+    props = dict(node.properties)
+    if node.parent is None:
+        # GM first and the character set we write, as Pentobi does.
+        gm = props.pop("GM", None)
+        props.pop("CA", None)
+        parts.append("".join(f"GM[{_escape(v)}]" for v in gm or []))
+        parts.append("CA[UTF-8]")
+    for id, values in props.items():
+        parts.append(id + "".join(f"[{_escape(v)}]" for v in values))
+    return "".join(parts)
+
+
+def dumps(game: Game | Board) -> str:
+    """SGF text of a game tree, or of a board's moves (and setup): UTF-8, ``CA[UTF-8]``, one
+    node per line, each variation opening on a new line."""
+    if isinstance(game, Board):
+        game = Game.from_board(game)
+    if not isinstance(game, Game):
+        raise TypeError(f"dumps takes a Game or a Board, not {type(game).__name__}")
+    out: list[str] = []
+    # Iterative, so deep trees cannot overflow a stack: a Node starts a game tree there, None
+    # closes one.
+    stack: list[Node | None] = [game]
+    while stack:
+        item = stack.pop()
+        if item is None:
+            out.append(")")
+            continue
+        if out:
+            out.append("\n")
+        out.append("(")
+        node = item
+        out.append(_node_text(node))
+        while len(node.children) == 1:
+            node = node.children[0]
+            out.append("\n")
+            out.append(_node_text(node))
+        stack.append(None)
+        stack.extend(reversed(node.children))
+    out.append("\n")
+    return "".join(out)
+
+
+def dump(game: Game | Board, target: str | PathLike[str] | IO[str]) -> None:
+    """Writes :func:`dumps` to a path (UTF-8) or an open text file."""
+    text = dumps(game)
+    if isinstance(target, (str, PathLike)):
+        with open(target, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    else:
+        target.write(text)

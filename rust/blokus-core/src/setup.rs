@@ -1,0 +1,396 @@
+//! Setup positions: pieces put on the board as they are, not played by the rules of play, as in
+//! the setup properties of SGF files and in position strings.
+//!
+//! A setup may put any piece anywhere on free cells, but it must still describe a board of the
+//! game: no two pieces overlap, a colour has no more copies of a piece than the variant gives it,
+//! and no two pieces of one colour share an edge (so each piece is one edge-connected group of its
+//! colour's cells, and the cells alone say where the pieces are).
+
+use crate::bits::Bits;
+use crate::position::{Position, NO_COLOR};
+use crate::table::Tables;
+
+/// Who is to move in a setup position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupTurn {
+    /// Exactly this colour, which must be able to move and must not be out.
+    Color(usize),
+    /// This colour if it can move, else the first colour after it that can; nobody if none can.
+    FirstFrom(usize),
+    /// Nobody: the game is over, so no colour may have a legal move.
+    GameOver,
+}
+
+/// A position to set up: the pieces of each colour, whose turn it is, and which colours are out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Placement ids of each colour, in the order they are put down; the last one of a colour is
+    /// its last piece (which decides the bonus for ending on the 1-cell piece).
+    pub placements: Vec<Vec<u32>>,
+    /// Who is to move.
+    pub turn: SetupTurn,
+    /// Bit `c` set when colour `c` is already out of the game (it must have no legal move).
+    pub out: u8,
+}
+
+/// Why a setup describes no position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// More colours than the variant has.
+    TooManyColors {
+        /// The number of colours given.
+        given: usize,
+    },
+    /// A colour number the variant does not have.
+    NoColor {
+        /// The colour number.
+        color: usize,
+    },
+    /// An id that is no placement of the variant.
+    NoPlacement {
+        /// The colour.
+        color: usize,
+        /// Index in the colour's list.
+        index: usize,
+        /// The id.
+        id: u32,
+    },
+    /// A colour would use more copies of a piece than it has.
+    TooManyCopies {
+        /// The colour.
+        color: usize,
+        /// Index in the colour's list of the placement that is one too many.
+        index: usize,
+        /// The piece.
+        piece: usize,
+    },
+    /// A piece covers a cell that is already covered.
+    Overlap {
+        /// The colour.
+        color: usize,
+        /// Index in the colour's list.
+        index: usize,
+        /// The first covered cell.
+        cell: usize,
+    },
+    /// A piece shares an edge with another piece of its colour.
+    OwnEdge {
+        /// The colour.
+        color: usize,
+        /// Index in the colour's list.
+        index: usize,
+        /// The first cell sharing an edge.
+        cell: usize,
+    },
+    /// The colour to move has no legal move.
+    CannotMove {
+        /// The colour.
+        color: usize,
+    },
+    /// The colour to move is listed as out.
+    ToMoveIsOut {
+        /// The colour.
+        color: usize,
+    },
+    /// A colour listed as out can still move.
+    CanMove {
+        /// The colour.
+        color: usize,
+    },
+    /// The game is said to be over, but a colour can still move.
+    NotOver {
+        /// The first colour that can move.
+        color: usize,
+    },
+}
+
+impl SetupError {
+    /// The colour and list index of the placement at fault, if one is.
+    pub fn placement(&self) -> Option<(usize, usize)> {
+        match *self {
+            SetupError::NoPlacement { color, index, .. }
+            | SetupError::TooManyCopies { color, index, .. }
+            | SetupError::Overlap { color, index, .. }
+            | SetupError::OwnEdge { color, index, .. } => Some((color, index)),
+            _ => None,
+        }
+    }
+
+    /// The colour the problem is about, if one is.
+    pub fn color(&self) -> Option<usize> {
+        match *self {
+            SetupError::TooManyColors { .. } => None,
+            SetupError::NoColor { color }
+            | SetupError::NoPlacement { color, .. }
+            | SetupError::TooManyCopies { color, .. }
+            | SetupError::Overlap { color, .. }
+            | SetupError::OwnEdge { color, .. }
+            | SetupError::CannotMove { color }
+            | SetupError::ToMoveIsOut { color }
+            | SetupError::CanMove { color }
+            | SetupError::NotOver { color } => Some(color),
+        }
+    }
+
+    /// A short stable name of the problem (`overlap`, `own_edge`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SetupError::TooManyColors { .. } => "too_many_colors",
+            SetupError::NoColor { .. } => "no_color",
+            SetupError::NoPlacement { .. } => "no_placement",
+            SetupError::TooManyCopies { .. } => "too_many_copies",
+            SetupError::Overlap { .. } => "overlap",
+            SetupError::OwnEdge { .. } => "own_edge",
+            SetupError::CannotMove { .. } => "cannot_move",
+            SetupError::ToMoveIsOut { .. } => "to_move_is_out",
+            SetupError::CanMove { .. } => "can_move",
+            SetupError::NotOver { .. } => "not_over",
+        }
+    }
+
+    /// What is wrong, in words, naming colours, pieces and cells.
+    pub fn describe(&self, t: &Tables) -> String {
+        let v = &t.variant;
+        let color = |c: usize| v.colors.get(c).map_or(format!("colour {c}"), Clone::clone);
+        let piece = |color: usize, index: usize| -> String {
+            format!(
+                "{} piece {}",
+                self::ordinal(index + 1),
+                color_name(t, color)
+            )
+        };
+        match *self {
+            SetupError::TooManyColors { given } => format!(
+                "pieces given for {given} colours, but {} has {}",
+                v.id,
+                v.num_colors()
+            ),
+            SetupError::NoColor { color } => {
+                format!(
+                    "{} has no colour {color} (colours are 0..{})",
+                    v.id,
+                    v.num_colors() - 1
+                )
+            }
+            SetupError::NoPlacement { color, index, id } => format!(
+                "{}: no placement {id} in {} (ids are 0..{})",
+                piece(color, index),
+                v.id,
+                t.num_placements() - 1
+            ),
+            SetupError::TooManyCopies {
+                color: c,
+                index,
+                piece: p,
+            } => {
+                let copies = v.pieces[p].copies;
+                format!(
+                    "{}: {} has only {copies} {} of piece {}",
+                    piece(c, index),
+                    color(c),
+                    if copies == 1 { "copy" } else { "copies" },
+                    v.pieces[p].name
+                )
+            }
+            SetupError::Overlap { color, index, cell } => format!(
+                "{}: {} is already covered",
+                piece(color, index),
+                v.cell_name(cell)
+            ),
+            SetupError::OwnEdge {
+                color: c,
+                index,
+                cell,
+            } => format!(
+                "{}: {} shares an edge with another piece of {}",
+                piece(c, index),
+                v.cell_name(cell),
+                color(c)
+            ),
+            SetupError::CannotMove { color: c } => {
+                format!("{} is to move but has no legal move", color(c))
+            }
+            SetupError::ToMoveIsOut { color: c } => {
+                format!("{} is to move but is listed as out", color(c))
+            }
+            SetupError::CanMove { color: c } => {
+                format!("{} is listed as out but has a legal move", color(c))
+            }
+            SetupError::NotOver { color: c } => {
+                format!(
+                    "the game is said to be over, but {} has a legal move",
+                    color(c)
+                )
+            }
+        }
+    }
+}
+
+fn color_name(t: &Tables, c: usize) -> String {
+    t.variant
+        .colors
+        .get(c)
+        .map_or(format!("of colour {c}"), |name| format!("of {name}"))
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+impl Position {
+    /// The position a setup describes, checked: pieces on free cells, no more copies than the
+    /// variant gives, no two pieces of a colour sharing an edge, and a colour to move that can
+    /// move (or no moves left at all when the game is said to be over).
+    pub fn from_setup(t: &Tables, setup: &Setup) -> Result<Position, SetupError> {
+        let n = t.variant.num_colors();
+        if setup.placements.len() > n {
+            return Err(SetupError::TooManyColors {
+                given: setup.placements.len(),
+            });
+        }
+        let mut pos = Position::start(t);
+        // The start position already found a colour to move; a setup decides that afresh.
+        pos.out = 0;
+        for (color, ids) in setup.placements.iter().enumerate() {
+            for (index, &id) in ids.iter().enumerate() {
+                let Some(p) = t.placements.get(id as usize) else {
+                    return Err(SetupError::NoPlacement { color, index, id });
+                };
+                let piece = p.piece as usize;
+                if pos.left[color][piece] == 0 {
+                    return Err(SetupError::TooManyCopies {
+                        color,
+                        index,
+                        piece,
+                    });
+                }
+                if let Some(cell) = (p.mask & pos.occupied).iter().next() {
+                    return Err(SetupError::Overlap { color, index, cell });
+                }
+                if let Some(cell) = (p.mask & pos.forbidden[color]).iter().next() {
+                    return Err(SetupError::OwnEdge { color, index, cell });
+                }
+                pos.place(t, color, id);
+            }
+        }
+        let all = ((1u16 << n) - 1) as u8;
+        for c in 0..8 {
+            if setup.out & (1 << c) != 0 && c >= n {
+                return Err(SetupError::NoColor { color: c });
+            }
+        }
+        for c in (0..n).filter(|c| setup.out & (1 << c) != 0) {
+            if pos.has_move(t, c) {
+                return Err(SetupError::CanMove { color: c });
+            }
+        }
+        pos.out = setup.out & all;
+        match setup.turn {
+            SetupTurn::Color(c) | SetupTurn::FirstFrom(c) if c >= n => {
+                return Err(SetupError::NoColor { color: c })
+            }
+            SetupTurn::Color(c) => {
+                if pos.out & (1 << c) != 0 {
+                    return Err(SetupError::ToMoveIsOut { color: c });
+                }
+                if !pos.has_move(t, c) {
+                    return Err(SetupError::CannotMove { color: c });
+                }
+                pos.set_turn(t, c);
+            }
+            SetupTurn::FirstFrom(c) => pos.set_turn(t, c),
+            SetupTurn::GameOver => {
+                if let Some(c) = (0..n).find(|&c| pos.has_move(t, c)) {
+                    return Err(SetupError::NotOver { color: c });
+                }
+                pos.set_turn(t, 0);
+            }
+        }
+        debug_assert!(setup.turn != SetupTurn::GameOver || pos.to_move == NO_COLOR);
+        Ok(pos)
+    }
+
+    /// Placement ids of each colour's pieces on the board, found from the cells (pieces of a
+    /// colour never share an edge); each colour's last piece comes last.
+    ///
+    /// Only for positions reached by play or setup, where every group is a placement.
+    pub fn placements(&self, t: &Tables) -> Vec<Vec<u32>> {
+        let n = t.variant.num_colors();
+        let mut colors = vec![None; t.variant.num_cells()];
+        for (c, cells) in self.cells[..n].iter().enumerate() {
+            for cell in cells.iter() {
+                colors[cell] = Some(c);
+            }
+        }
+        let mut out = vec![Vec::new(); n];
+        for group in pieces_of_cells(t, &colors) {
+            if let Some(id) = group.placement {
+                out[group.color].push(id);
+            }
+        }
+        for (c, ids) in out.iter_mut().enumerate() {
+            let last = self.last_piece[c];
+            if let Some(i) = ids
+                .iter()
+                .rposition(|&id| t.placements[id as usize].piece == last)
+            {
+                let id = ids.remove(i);
+                ids.push(id);
+            }
+        }
+        out
+    }
+}
+
+/// One edge-connected group of cells of one colour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// The colour.
+    pub color: usize,
+    /// The cells, increasing.
+    pub cells: Vec<u16>,
+    /// The placement with exactly these cells, if they form a piece.
+    pub placement: Option<u32>,
+}
+
+/// The groups of edge-connected cells of one colour each, given the colour of every cell (or
+/// `None`), ordered by their first cell. On a board reached by play each group is a piece.
+pub fn pieces_of_cells(t: &Tables, colors: &[Option<usize>]) -> Vec<Group> {
+    let mut seen = Bits::EMPTY;
+    let mut groups = Vec::new();
+    for (start, &color) in colors.iter().enumerate() {
+        let Some(color) = color else { continue };
+        if seen.contains(start) {
+            continue;
+        }
+        seen.insert(start);
+        let mut cells = vec![start as u16];
+        let mut next = 0;
+        while next < cells.len() {
+            let cell = cells[next] as usize;
+            next += 1;
+            for &nb in &t.edge_neighbours[cell] {
+                let nb = nb as usize;
+                if colors.get(nb) == Some(&Some(color)) && !seen.contains(nb) {
+                    seen.insert(nb);
+                    cells.push(nb as u16);
+                }
+            }
+        }
+        cells.sort_unstable();
+        let placement = t.placement_of_cells(&cells);
+        groups.push(Group {
+            color,
+            cells,
+            placement,
+        });
+    }
+    groups
+}

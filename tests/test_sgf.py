@@ -1,0 +1,329 @@
+"""SGF records in Pentobi's format: Pentobi's own files replay exactly, our files round-trip,
+legacy forms and setups are read, and broken files say where and what was expected."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import blokus
+from blokus import Board, sgf
+from blokus.errors import SgfError
+from conftest import conformance_files, conformance_games
+
+FLAT_FILES = [p for p in conformance_files() if not p.name.startswith("3d_")]
+
+
+def all_games() -> list[tuple[str, dict[str, Any]]]:
+    return [(f"{p.name.split('.')[0]}-{n}", g) for p in FLAT_FILES for n, g in enumerate(conformance_games(p))]
+
+
+GAMES = all_games()
+
+
+# --- Pentobi's files ---
+
+
+@pytest.mark.parametrize("path", FLAT_FILES, ids=lambda p: p.name.split(".")[0])
+def test_pentobi_records_replay_their_games(path: Path) -> None:
+    for n, game in enumerate(conformance_games(path)):
+        where = f"{path.name} game {n}"
+        record = sgf.loads(game["sgf"])
+        assert record.variant.id == game["variant"], where
+        board = record.end().board()
+        expected = [board.parse_move(p["move"]) for p in game["plies"] if p["move"] is not None]
+        assert board.move_stack == expected, where
+        colors = [p["color"] for p in game["plies"] if p["move"] is not None]
+        assert board.move_colors() == colors, where
+        assert [n.color for n in record.mainline()] == colors, where
+        assert board.is_game_over(), where
+        assert board.points() == game["final"]["points"], where
+        assert board.result() == game["final"]["final_score"], where
+
+
+@pytest.mark.parametrize("path", FLAT_FILES, ids=lambda p: p.name.split(".")[0])
+def test_our_records_round_trip(path: Path) -> None:
+    for game in conformance_games(path):
+        record = sgf.loads(game["sgf"])
+        text = sgf.dumps(record)
+        assert "CA[UTF-8]" in text.splitlines()[0]
+        again = sgf.loads(text)
+        assert sgf.dumps(again) == text
+        board = record.end().board()
+        from_board = sgf.loads(sgf.dumps(board))
+        assert from_board.end().board().move_stack == board.move_stack
+        assert from_board.result == board.result()
+
+
+def test_the_first_lines_look_like_pentobis() -> None:
+    b = Board("duo", ["e10,d11,e11,f11,e12", "j5"])
+    assert sgf.dumps(b) == "(;GM[Blokus Duo]CA[UTF-8]\n;B[e10,d11,e11,f11,e12]\n;W[j5])\n"
+    b = Board("classic_2", ["a20", "t20"])
+    assert sgf.dumps(b) == "(;GM[Blokus Two-Player]CA[UTF-8]\n;1[a20]\n;2[t20])\n"
+
+
+# --- the tree ---
+
+TREE = """(;GM[Blokus Duo]PB[Ann]PW[Bob]DT[2024-05-01]EV[Club night]RO[3]PC[Basel]GN[Final]
+C[A game \\] with a bracket
+and two lines]XX[kept][twice]
+;B[E12,d11,e11,f11,e10]C[the X]
+(;W[j5];B[f9,f8])
+(;W[j6,j5]C[a variation];B[d9])
+(;W[i4,j4,j5]))"""
+
+
+def test_tree_main_line_variations_comments_headers() -> None:
+    game = sgf.loads(TREE)
+    assert isinstance(game, sgf.Game)
+    assert game.players == ["Ann", "Bob"]
+    assert (game.date, game.event, game.round, game.place, game.name) == (
+        "2024-05-01",
+        "Club night",
+        "3",
+        "Basel",
+        "Final",
+    )
+    assert game.comment == "A game ] with a bracket\nand two lines"
+    assert game.properties["XX"] == ["kept", "twice"]
+    first = game.children[0]
+    assert str(first.move) == "e10,d11,e11,f11,e12" and first.comment == "the X"
+    assert first.properties["B"] == ["e10,d11,e11,f11,e12"]
+    assert [str(n.move) for n in first.children] == ["j5", "j5,j6", "i4,j4,j5"]
+    assert [str(m) for m in game.mainline_moves()] == ["e10,d11,e11,f11,e12", "j5", "f8,f9"]
+    assert str(game.end().move) == "f8,f9" and game.end().is_mainline()
+    side = first.children[1].children[0]
+    assert not side.is_mainline() and side.ply() == 3
+    assert side.board().move_stack == [side.board().parse_move(t) for t in ["e10,d11,e11,f11,e12", "j5,j6", "d9"]]
+    assert (first.line, first.column) == (4, 1)
+
+
+def test_tree_round_trips_with_unknown_properties() -> None:
+    game = sgf.loads(TREE)
+    text = sgf.dumps(game)
+    assert "XX[kept][twice]" in text
+    assert "C[A game \\] with a bracket\nand two lines]" in text
+    again = sgf.loads(text)
+    assert sgf.dumps(again) == text
+    assert again.properties == {**game.properties, "CA": ["UTF-8"]}
+    assert text.count("(") == 4 and text.startswith("(;GM[Blokus Duo]CA[UTF-8]")
+
+
+def test_building_a_tree() -> None:
+    game = sgf.Game("trigon_3")
+    game.players = ["A", "B", "C"]
+    game.event = "test"
+    node = game.add_variation("h6", comment="first")
+    node.add_variation("p3")
+    main = node.add_main_variation("x11")
+    assert node.children[0] is main
+    assert main.color == 1 and main.properties == {"2": ["x11"]}
+    with pytest.raises(blokus.IllegalMoveError, match="no start point"):
+        main.add_variation("p4")
+    text = sgf.dumps(game)
+    assert text.startswith("(;GM[Blokus Trigon Three-Player]CA[UTF-8]P1[A]P2[B]P3[C]EV[test]\n;1[h6]C[first]")
+    assert sgf.loads(text).end().board().turn == 2
+    node.remove_variation(main)
+    assert [str(c.move) for c in node.children] == ["p3"]
+    game.players = ["A", None, "C"]
+    assert "P2" not in game.properties
+    with pytest.raises(ValueError, match="3 players"):
+        game.players = ["A"]
+
+
+def test_collections_files_and_paths(tmp_path: Path) -> None:
+    two = TREE + "\n" + sgf.dumps(Board("duo", ["e10"]))
+    games = sgf.loads_all(two)
+    assert len(games) == 2 and sgf.loads(two).players == ["Ann", "Bob"]
+    path = tmp_path / "game.blksgf"
+    sgf.dump(Board("junior", ["d10,e10,f10,g10,g11"]), path)
+    assert path.read_bytes().startswith(b"(;GM[Blokus Junior]CA[UTF-8]")
+    assert str(sgf.load(path).end().move) == "d10,e10,f10,g10,g11"
+    assert len(sgf.load_all(str(path))) == 1
+    buffer = io.StringIO()
+    sgf.dump(sgf.load(path), buffer)
+    assert sgf.loads(buffer.getvalue()).end().board().ply == 1
+    assert sgf.load(io.BytesIO(path.read_bytes())).variant.id == "junior"
+
+
+# --- what Pentobi reads ---
+
+
+@pytest.mark.parametrize(
+    ("text", "moves"),
+    [
+        # Pentobi 0.1: colour names as property ids, one value per cell.
+        (
+            "(;GM[Blokus Two-Player];BLUE[a16][a17][a18][a19][a20];YELLOW[s17][t17][t18][t19][t20]"
+            ";RED[t1][t2][t3][t4][t5];GREEN[a1][b1][c1][d1][d2])",
+            ["1[a16,a17,a18,a19,a20]", "2[s17,t17,t18,t19,t20]", "3[t1,t2,t3,t4,t5]", "4[a1,b1,c1,d1,d2]"],
+        ),
+        # Two colours: 1/2 and BLUE/GREEN stand for B/W.
+        ("(;GM[Blokus Duo];1[E10];2[j5])", ["B[e10]", "W[j5]"]),
+        ("(;GM[Blokus Duo];BLUE[e10][e11];GREEN[j5])", ["B[e10,e11]", "W[j5]"]),
+        # Cells in any order and case, point lists mixed with comma lists.
+        ("(;GM[Blokus];1[A20,b20][A19])", ["1[a19,a20,b20]"]),
+    ],
+)
+def test_legacy_forms(text: str, moves: list[str]) -> None:
+    game = sgf.loads(text)
+    assert [n._move_text() for n in game.mainline()] == moves
+    assert sgf.loads(sgf.dumps(game)).end().board() == game.end().board()
+
+
+def test_latin1_without_charset_and_declared_charsets() -> None:
+    latin = "(;GM[Blokus Duo]PB[Jos\xe9];B[e10])".encode("latin-1")
+    assert sgf.loads(latin).players[0] == "Jos\xe9"
+    utf8 = "(;GM[Blokus Duo]CA[UTF-8]PB[Jos\xe9];B[e10])".encode()
+    assert sgf.loads(utf8).players[0] == "Jos\xe9"
+    declared = "(;GM[Blokus Duo]CA[ISO-8859-1]PB[Jos\xe9];B[e10])".encode("latin-1")
+    assert sgf.loads(declared).players[0] == "Jos\xe9"
+    assert sgf.dumps(sgf.loads(declared)).startswith("(;GM[Blokus Duo]CA[UTF-8]PB[Jos\xe9]")
+    with pytest.raises(SgfError, match=r"unknown character set CA\[klingon\]"):
+        sgf.loads(b"(;GM[Blokus Duo]CA[klingon])")
+    with pytest.raises(SgfError, match="not valid UTF-8"):
+        sgf.loads(b"(;GM[Blokus Duo]CA[UTF-8]PB[\xff])")
+
+
+# --- setup ---
+
+
+def test_setup_in_the_root_as_pentobi_writes_it() -> None:
+    text = (
+        "(;GM[Blokus Duo]AB[e8,e9,f9,d10,e10][g6,f7,g7,h7,g8]AW[i4,h5,i5,j5,i6][j7,j8,j9,k9,j10]PL[W]"
+        ";W[l8])"
+    )
+    game = sgf.loads(text)
+    start = game.board()
+    assert start.turn == 1 and start.move_stack == []
+    assert [len(start.pieces_left(c)) for c in (0, 1)] == [19, 19]
+    end = game.end().board()
+    assert [str(m) for m in end.move_stack] == ["l8"] and end.turn == 0
+    # Written back: the setup, then the moves.
+    again = sgf.loads(sgf.dumps(end))
+    assert again.end().board().bpn() == end.bpn()
+    assert again.properties["AB"] == ["g6,f7,g7,h7,g8", "e8,e9,f9,d10,e10"] or again.properties["AB"] == [
+        "e8,e9,f9,d10,e10",
+        "g6,f7,g7,h7,g8",
+    ]
+    assert again.properties["PL"] == ["W"]
+
+
+def test_setup_in_any_node_adds_removes_and_sets_the_turn() -> None:
+    text = "(;GM[Blokus];1[a20];2[t20];A3[t1]AE[a20]PL[4];4[a1];1[a19,a20])"
+    game = sgf.loads(text)
+    nodes = list(game.mainline())
+    after_setup = nodes[2].board()
+    assert after_setup.turn == 3 and after_setup.move_stack == []
+    colors = after_setup.cell_colors()
+    v = after_setup.variant
+    assert colors[v.cell_index("a20") or 0] == -1 and colors[v.cell_index("t1") or 0] == 2
+    end = game.end().board()
+    assert [str(m) for m in end.move_stack] == ["a1", "a19,a20"]
+    # Blue's first piece was taken away, so Blue starts again at its corner.
+    assert [len(end.pieces_left(c)) for c in range(4)] == [20, 20, 20, 20]
+
+
+def test_from_board_writes_setup_and_turn() -> None:
+    b = Board.from_setup("classic", [["a20"], ["t20"], [], ["a1"]], turn=2)
+    b.push("t1,t2")
+    text = sgf.dumps(b)
+    assert text.startswith("(;GM[Blokus]CA[UTF-8]A1[a20]A2[t20]A4[a1]PL[3]\n;3[t1,t2])")
+    assert sgf.loads(text).end().board().bpn() == b.bpn()
+
+
+# --- errors ---
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "message"),
+    [
+        ("", 1, 1, "expected '\\(' to start a game tree, found the end of the file"),
+        ("x", 1, 1, "expected '\\(' to start a game tree, found 'x'"),
+        ("(", 1, 2, "expected ';' to start the first node"),
+        ("(;GM[Blokus Duo]", 1, 17, "expected '\\)' to close the game tree opened at line 1, column 1"),
+        ("(;GM[Blokus Duo", 1, 5, "expected '\\]' to end the value of GM that starts here"),
+        ("(;GM[Blokus Duo]\n;B e10])", 2, 4, "expected '\\[' to start a value of B"),
+        ("(;GM[Blokus Duo]\n;[e10])", 2, 2, "expected a property id"),
+        ("(;GM[Blokus Duo]\n;B[e10]B[e11])", 2, 8, "property B appears twice"),
+        ("(;GM[Blokus Duo](;B[e10]);W[j5])", 1, 26, "nodes cannot follow variations"),
+        ("(;GM[Blokus Duo]) x", 1, 19, "expected '\\(' to start another game tree"),
+        ("(;GM[Blokus Duo]?)", 1, 17, "expected ';', '\\(' or '\\)', found '\\?'"),
+        ("(;FF[4])", 1, 2, "the root node has no GM property"),
+        ("(;GM[Go])", 1, 3, r"unknown game GM\[Go\]: expected one of Blokus, Blokus Two-Player"),
+        ("(;GM[Blokus Duo]\n;B[e10]W[j5])", 2, 8, "a node holds one move, but this one has B and W"),
+        ("(;GM[Blokus Duo]\n;B[e10,zz])", 2, 2, r"B\[e10,zz\]: item 2"),
+        ("(;GM[Blokus Duo]\n;B[a1,c1])", 2, 2, "do not form a piece"),
+        ("(;GM[Blokus Duo]\n;AB[a1,c1])", 2, 2, r"AB\[a1,c1\]"),
+        ("(;GM[Blokus Duo]\n;3[e10])", 1, 1, "no GM"),
+    ],
+)
+def test_broken_files_say_where_and_what(text: str, line: int, column: int, message: str) -> None:
+    if message == "no GM":  # colour 3 in a two-colour game is an unknown property, kept
+        assert sgf.loads(text).end().properties == {"3": ["e10"]}
+        return
+    with pytest.raises(SgfError, match=message) as e:
+        sgf.loads(text)
+    assert (e.value.line, e.value.column) == (line, column), str(e.value)
+    assert str(e.value).startswith(f"line {line}, column {column}: ")
+    assert isinstance(e.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "message"),
+    [
+        ("(;GM[Blokus Duo]\n;B[e10]\n;W[e11])", 3, 1, r"move 2 \(W\[e11\]\): illegal move e11 for Orange: no start point"),
+        ("(;GM[Blokus Duo]\n;B[e10]\n;B[j5])", 3, 1, r"move 2 \(B\[j5\]\): illegal move j5 for Purple: it is Orange's turn"),
+        (
+            "(;GM[Blokus Duo];B[e10];W[j5]\n(;B[f11,f12]) (;B[d9,d10]))",
+            2,
+            16,
+            r"move 3 \(B\[d9,d10\]\): illegal move d9,d10 for Purple: own edge",
+        ),
+        ("(;GM[Blokus Duo]\n;AB[e10][e10])", 2, 1, "setup: 2nd piece of Purple: Purple has only 1 copy of piece 1"),
+        ("(;GM[Blokus Duo]\n;AB[e10]AW[e10,e11])", 2, 1, "setup: 1st piece of Orange: e10 is already covered"),
+        ("(;GM[Blokus Duo]\n;AB[e10,f10][e11])", 2, 1, "shares an edge with another piece of Purple"),
+        ("(;GM[Blokus Duo]\n;AE[e10])", 2, 1, r"setup: AE\[e10\]: no such piece is on the board"),
+        ("(;GM[Blokus Duo]\n;PL[X])", 2, 1, r"setup: PL\[X\]: expected B or W \(or 1, 2\)"),
+    ],
+)
+def test_illegal_moves_and_setups_name_the_move_and_node(text: str, line: int, column: int, message: str) -> None:
+    with pytest.raises(SgfError, match=message) as e:
+        sgf.loads(text)
+    assert (e.value.line, e.value.column) == (line, column), str(e.value)
+
+
+def test_a_tree_edited_into_nonsense_raises_on_board() -> None:
+    game = sgf.loads("(;GM[Blokus Duo];B[e10])")
+    game.children[0].set("B", "j5")
+    with pytest.raises(blokus.IllegalMoveError, match="no start point"):
+        game.end().board()
+    with pytest.raises(TypeError):
+        sgf.dumps("(;GM[Blokus Duo])")  # type: ignore[arg-type]
+
+
+def test_variants_of_our_own() -> None:
+    mini = blokus.Variant.from_file(Path(__file__).resolve().parent.parent / "examples" / "mini.toml")
+    with pytest.raises(SgfError, match="variant mini has no SGF game name"):
+        sgf.Game(mini)
+    named = blokus.Variant({**mini.spec, "sgf_name": "Mini Duo"})
+    text = sgf.dumps(Board(named, ["c6"]))
+    assert text.startswith("(;GM[Mini Duo]")
+    assert str(sgf.loads(text, named).end().move) == "c6"
+    with pytest.raises(SgfError, match=r"unknown game GM\[Mini Duo\]"):
+        sgf.loads(text)
+    with pytest.raises(SgfError, match=r"expected GM\[Mini Duo\] for variant mini, found GM\[Blokus Duo\]"):
+        sgf.loads("(;GM[Blokus Duo])", named)
+
+
+def test_deep_nesting_is_read_and_written_without_recursion() -> None:
+    depth = 5000
+    text = "(;GM[Blokus Duo]" + "(;C[x]" * depth + ")" * depth + ")"
+    game = sgf.loads(text)
+    assert sum(1 for _ in game.mainline()) == depth
+    assert sgf.loads(sgf.dumps(game)).end().comment == "x"
+    with pytest.raises(SgfError, match="expected '\\)'"):
+        sgf.loads("(;GM[Blokus Duo]" + "(;" * depth)
