@@ -285,14 +285,14 @@ impl<'t> Playout<'t> {
             }
             let (a, k) = pick.expect("k is below the total");
             let slot = s.nth_available(&self.cache[c * n + a], &avail, a, k);
-            let id = s.id(a, slot);
+            let entry = s.entry(a, slot);
             let live = &self.live[c];
-            let cells = &t.cells_by_id[id as usize];
-            let through = cells
+            let through = entry
+                .cells
                 .iter()
-                .take_while(|&&x| x != u16::MAX)
-                .filter(|&&x| live.contains(x as usize))
+                .filter(|&&x| x != u16::MAX && live.contains(x as usize))
                 .count() as u64;
+            let id = entry.id;
             if through <= 1 || rng.below(through) == 0 {
                 return Some(id);
             }

@@ -20,6 +20,18 @@ pub const SLICE_WORDS: usize = 8;
 /// A set of slots.
 pub type Slice = [u64; SLICE_WORDS];
 const NO_PLACEMENT: u32 = u32::MAX;
+const NO_CELL: u16 = u16::MAX;
+/// Cells kept with each slot: the largest standard piece (a Trigon hexiamond) has 6.
+const ENTRY_CELLS: usize = 6;
+
+/// A slot of a cell: the placement there and its cells (padded with `u16::MAX`).
+#[derive(Clone, Copy, Debug)]
+pub struct SlotEntry {
+    /// Placement id.
+    pub id: u32,
+    /// Its cells.
+    pub cells: [u16; ENTRY_CELLS],
+}
 
 /// The slot layout and per-cell slices of a variant.
 #[derive(Debug, Default)]
@@ -30,8 +42,9 @@ pub struct Slices {
     piece_slots: Vec<Vec<Slice>>,
     /// Per cell: the slots that hold a placement on the board.
     fits: Vec<Slice>,
-    /// Per cell: `slots` placement ids (NO_PLACEMENT for empty slots), `stride` per cell.
-    ids: Vec<u32>,
+    /// Per cell: `stride` entries, one per slot: the placement id (NO_PLACEMENT for an empty
+    /// slot) and its cells, side by side so that a sampled slot costs one cache miss.
+    entries: Vec<SlotEntry>,
     stride: usize,
     /// Per cell `a`: the other cells covered by placements through `a`.
     near: Vec<Bits>,
@@ -53,6 +66,9 @@ impl Slices {
         placements: &[Placement],
         orientations: &[Vec<Vec<[i32; 3]>>],
     ) -> Option<Slices> {
+        if placements.iter().any(|p| p.cells().len() > ENTRY_CELLS) {
+            return None;
+        }
         let g = variant.geometry;
         let class_of = |c: [i32; 3]| u8::from(g.points_up(c).unwrap_or(false));
         let class: Vec<u8> = variant.cells.iter().map(|&c| class_of(c)).collect();
@@ -81,6 +97,13 @@ impl Slices {
         let stride = counts.iter().copied().max().unwrap_or(0);
         let n = variant.num_cells();
         let mut ids = vec![NO_PLACEMENT; n * stride];
+        let mut entries = vec![
+            SlotEntry {
+                id: NO_PLACEMENT,
+                cells: [NO_CELL; ENTRY_CELLS]
+            };
+            n * stride
+        ];
         let mut fits = vec![[0u64; SLICE_WORDS]; n];
         for (id, pl) in placements.iter().enumerate() {
             let shape = &orientations[pl.piece as usize][pl.orientation as usize];
@@ -89,6 +112,9 @@ impl Slices {
                 let cl = class[cell] as usize;
                 let slot = slot_of[cl][&(pl.piece as usize, pl.orientation as usize, k)];
                 ids[cell * stride + slot] = id as u32;
+                let e = &mut entries[cell * stride + slot];
+                e.id = id as u32;
+                e.cells[..pl.cells().len()].copy_from_slice(pl.cells());
                 set(&mut fits[cell], slot);
             }
         }
@@ -117,7 +143,7 @@ impl Slices {
             class,
             piece_slots,
             fits,
-            ids,
+            entries,
             stride,
             near,
             near_start,
@@ -178,6 +204,12 @@ impl Slices {
         }
     }
 
+    /// The placement in slot `slot` of cell `a`, with its cells.
+    #[inline]
+    pub fn entry(&self, a: usize, slot: usize) -> &SlotEntry {
+        &self.entries[a * self.stride + slot]
+    }
+
     /// The cells covered by placements through `a`, other than `a`.
     #[inline]
     pub fn near(&self, a: usize) -> &Bits {
@@ -227,7 +259,7 @@ impl Slices {
     /// The placement id in slot `slot` of cell `a`.
     #[inline]
     pub fn id(&self, a: usize, slot: usize) -> u32 {
-        self.ids[a * self.stride + slot]
+        self.entries[a * self.stride + slot].id
     }
 }
 

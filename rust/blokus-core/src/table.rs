@@ -48,9 +48,6 @@ pub struct Tables {
     pub orientations: Vec<usize>,
     /// The orientations of each piece, as normalized shapes.
     pub shapes: Vec<Vec<Vec<Coord>>>,
-    /// The cells of each placement, padded with `u16::MAX`: a compact copy of
-    /// [`Placement::cells`] for the hot loops, where the full placements would miss the cache.
-    pub cells_by_id: Vec<[u16; MAX_PIECE_CELLS]>,
     /// Bit-sliced generation tables (`None` if a piece set is too large for them).
     pub slices: Option<Slices>,
     /// `by_cell_piece[cell * num_pieces + piece]`: range into `list` of the placements of that
@@ -143,14 +140,6 @@ impl Tables {
             Rules::Corner => (Slices::new(&variant, &placements, &all_shapes), None),
             Rules::Stacking { .. } => (None, Some(StackTables::new(&variant, &placements))),
         };
-        let cells_by_id = placements
-            .iter()
-            .map(|p| {
-                let mut a = [u16::MAX; MAX_PIECE_CELLS];
-                a[..p.cells().len()].copy_from_slice(p.cells());
-                a
-            })
-            .collect();
         let np = variant.pieces.len();
         let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); n * np];
         let mut by_cells = HashMap::with_capacity(placements.len());
@@ -173,7 +162,6 @@ impl Tables {
             placements,
             orientations,
             shapes: all_shapes,
-            cells_by_id,
             slices,
             by_cell_piece,
             list,
