@@ -4,6 +4,9 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 /// Number of 64-bit words in a [`Bits`]; boards hold at most `64 * WORDS` cells.
 pub const WORDS: usize = 8;
+// `BitsIter` keeps one bit per word in a `u8`.
+const _: () = assert!(WORDS <= 8);
+
 /// The largest number of cells a board may have.
 pub const MAX_CELLS: usize = 64 * WORDS;
 
@@ -69,32 +72,39 @@ impl Bits {
     /// The cells in increasing order.
     #[inline]
     pub fn iter(&self) -> BitsIter {
+        let mut nonzero = 0u8;
+        for (i, &w) in self.0.iter().enumerate() {
+            nonzero |= u8::from(w != 0) << i;
+        }
         BitsIter {
             words: self.0,
-            word: 0,
+            nonzero,
         }
     }
 }
 
-/// Iterator over the cells of a [`Bits`], in increasing order.
+/// Iterator over the cells of a [`Bits`], in increasing order. It keeps a mask of the words
+/// not yet exhausted, so sparse sets cost little.
 pub struct BitsIter {
     words: [u64; WORDS],
-    word: usize,
+    nonzero: u8,
 }
 
 impl Iterator for BitsIter {
     type Item = usize;
     #[inline]
     fn next(&mut self) -> Option<usize> {
-        while self.word < WORDS {
-            let w = self.words[self.word];
-            if w != 0 {
-                self.words[self.word] = w & (w - 1);
-                return Some(self.word * 64 + w.trailing_zeros() as usize);
-            }
-            self.word += 1;
+        if self.nonzero == 0 {
+            return None;
         }
-        None
+        let i = self.nonzero.trailing_zeros() as usize;
+        let w = self.words[i];
+        let rest = w & (w - 1);
+        self.words[i] = rest;
+        if rest == 0 {
+            self.nonzero &= self.nonzero - 1;
+        }
+        Some(i * 64 + w.trailing_zeros() as usize)
     }
 }
 

@@ -220,7 +220,10 @@ impl<'t> Playout<'t> {
             & !self.live[c]
             & t.placements[id as usize].corners;
         self.add_cells(c, &fresh);
-        self.avail[c] = s.available(self.pos.available[c]);
+        let piece = t.placements[id as usize].piece as usize;
+        if self.pos.available[c] & (1 << piece) == 0 {
+            s.remove_piece(&mut self.avail[c], piece);
+        }
         let (cache, live, avail) = (&self.cache, &self.live, &self.avail);
         self.pos.advance_with(t, c, |_, d| {
             live[d]

@@ -168,6 +168,16 @@ impl Slices {
         out
     }
 
+    /// Removes the slots of `piece` from slots made by [`Slices::available`].
+    #[inline]
+    pub fn remove_piece(&self, available: &mut [Slice; 2], piece: usize) {
+        for (cl, slots) in self.piece_slots.iter().enumerate() {
+            for w in 0..SLICE_WORDS {
+                available[cl][w] &= !slots[piece][w];
+            }
+        }
+    }
+
     /// The slots of the placements through `a` that avoid `blocked` and use an available piece.
     #[inline]
     pub fn through(&self, a: usize, available: &[Slice; 2], blocked: &Bits) -> Slice {
