@@ -47,6 +47,12 @@ pub fn play_game(
     let mut scratch = Vec::new();
     while pos.to_move != NO_COLOR {
         let id = match policy {
+            // Without bit-sliced tables, one listing beats counting and then walking again.
+            Policy::Uniform if t.slices.is_none() => {
+                buf.clear();
+                pos.legal_moves_into(t, buf);
+                buf[rng.below(buf.len() as u64) as usize]
+            }
             Policy::Uniform => pos
                 .sample_move(t, rng, &mut scratch)
                 .expect("a colour to move has a move"),
