@@ -3,9 +3,9 @@
 
 use std::hint::black_box;
 
-use blokus_core::playout::{play_game, Policy};
+use blokus_core::playout::{play_game, play_uniform_fast, Policy};
 use blokus_core::rng::Rng;
-use blokus_core::{tables, Board};
+use blokus_core::{tables, Board, Tables, Variant};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const VARIANTS: &[&str] = &[
@@ -15,10 +15,26 @@ const VARIANTS: &[&str] = &[
     "classic_3",
     "trigon",
     "trigon_3",
+    "3d_tower",
+    "3d_wall",
+    "3d_steps",
+    "3d_pyramid",
 ];
 
 fn random_games(c: &mut Criterion) {
+    // The selfplay path: incremental playouts where the variant has bit-sliced tables.
     let mut g = c.benchmark_group("random_game");
+    g.throughput(Throughput::Elements(1));
+    for &id in VARIANTS {
+        let t = tables(id).unwrap();
+        let mut rng = Rng::new(1);
+        g.bench_function(id, |b| {
+            b.iter(|| black_box(play_uniform_fast(&t, &mut rng, None)))
+        });
+    }
+    g.finish();
+    // The plain path: one position, sampled by counting (or listing) each turn.
+    let mut g = c.benchmark_group("random_game_by_position");
     g.throughput(Throughput::Elements(1));
     for &id in VARIANTS {
         let t = tables(id).unwrap();
@@ -48,6 +64,9 @@ fn legal_moves(c: &mut Criterion) {
     let mut g = c.benchmark_group("legal_moves");
     for &id in VARIANTS {
         let board = midgame(id, 12);
+        if board.count_moves() == 0 {
+            continue;
+        }
         let n = board.count_moves() as u64;
         g.throughput(Throughput::Elements(n));
         let mut buf = Vec::with_capacity(4096);
@@ -78,5 +97,15 @@ fn perft(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, random_games, legal_moves, perft);
+fn table_build(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tables");
+    g.sample_size(10);
+    for id in ["duo", "classic", "trigon", "3d_wall"] {
+        let v = Variant::builtin(id).unwrap();
+        g.bench_function(id, |b| b.iter(|| black_box(Tables::new(v.clone()))));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, random_games, legal_moves, perft, table_build);
 criterion_main!(benches);
