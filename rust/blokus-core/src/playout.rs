@@ -221,12 +221,15 @@ impl<'t> Playout<'t> {
                 }
             }
         }
-        let fresh = self.pos.attach[c]
-            & !self.pos.forbidden[c]
-            & !self.live[c]
-            & t.placements[id as usize].corners;
+        let (piece, _, _, corners) = t.footprint(id);
+        let mut fresh = Bits::EMPTY;
+        for &x in corners {
+            let x = x as usize;
+            if self.pos.attach[c].contains(x) && !self.live[c].contains(x) {
+                fresh.insert(x);
+            }
+        }
         self.add_cells(c, &fresh);
-        let piece = t.placements[id as usize].piece as usize;
         if self.pos.available[c] & (1 << piece) == 0 {
             s.remove_piece(&mut self.avail[c], piece);
         }

@@ -4,7 +4,7 @@ use crate::bits::Bits;
 use crate::rng::Rng;
 use crate::slices::Slice;
 use crate::stacking;
-use crate::table::{Placement, Tables};
+use crate::table::Tables;
 use crate::variant::{Rules, MAX_COLORS, MAX_PIECES};
 
 /// Marker for "nobody to move": the game is over.
@@ -354,10 +354,9 @@ impl Position {
     /// colour to move: the step of [`Position::play`] that setup positions use.
     #[inline]
     pub fn place(&mut self, t: &Tables, c: usize, id: u32) {
-        let p = &t.placements[id as usize];
-        let piece = p.piece as usize;
+        let (piece, cells, _, _) = t.footprint(id);
         match t.variant.rules {
-            Rules::Corner => self.place_corner(t, c, p),
+            Rules::Corner => self.place_corner(t, c, id),
             Rules::Stacking { .. } => stacking::place(self, t, c, id),
         }
         self.left[c][piece] -= 1;
@@ -366,24 +365,32 @@ impl Position {
         }
         self.placed[c] += 1;
         self.last_piece[c] = piece as u8;
-        for &cell in p.cells() {
+        for &cell in cells {
             self.hash ^= zobrist(u64::from(cell), c as u64);
         }
     }
 
     #[inline]
-    fn place_corner(&mut self, t: &Tables, c: usize, p: &Placement) {
-        self.occupied |= p.mask;
-        self.cells[c] |= p.mask;
-        for d in 0..t.variant.num_colors() {
-            self.forbidden[d] |= p.mask;
+    fn place_corner(&mut self, t: &Tables, c: usize, id: u32) {
+        let (_, cells, edges, corners) = t.footprint(id);
+        let n = t.variant.num_colors();
+        for &x in cells {
+            let x = x as usize;
+            self.occupied.insert(x);
+            self.cells[c].insert(x);
+            for d in 0..n {
+                self.forbidden[d].insert(x);
+            }
         }
-        self.forbidden[c] |= p.edges;
+        for &x in edges {
+            self.forbidden[c].insert(x as usize);
+        }
         if self.placed[c] == 0 {
             // Start points stop counting once the colour has a piece on the board.
-            self.attach[c] = p.corners;
-        } else {
-            self.attach[c] |= p.corners;
+            self.attach[c] = Bits::EMPTY;
+        }
+        for &x in corners {
+            self.attach[c].insert(x as usize);
         }
         self.attach[c] &= !self.forbidden[c];
     }

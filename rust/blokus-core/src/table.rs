@@ -48,6 +48,11 @@ pub struct Tables {
     pub orientations: Vec<usize>,
     /// The orientations of each piece, as normalized shapes.
     pub shapes: Vec<Vec<Vec<Coord>>>,
+    /// Per placement: its piece, its cells, the cells sharing an edge with it and those touching it at a
+    /// corner only, as short lists (`[piece, counts, cells, edges, corners]` from `footprint_start[id]`):
+    /// one cache line to read when a piece goes down, where the three masks take four.
+    footprint: Vec<u16>,
+    footprint_start: Vec<u32>,
     /// Bit-sliced generation tables (`None` if a piece set is too large for them).
     pub slices: Option<Slices>,
     /// `by_cell_piece[cell * num_pieces + piece]`: range into `list` of the placements of that
@@ -156,7 +161,19 @@ impl Tables {
             list.extend(b);
             by_cell_piece.push((start, list.len() as u32));
         }
+        let mut footprint = Vec::new();
+        let mut footprint_start = Vec::with_capacity(placements.len());
+        for p in &placements {
+            footprint_start.push(footprint.len() as u32);
+            let (e, k) = (p.edges.count(), p.corners.count());
+            footprint.extend([u16::from(p.piece), p.len as u16, e as u16, k as u16]);
+            footprint.extend_from_slice(p.cells());
+            footprint.extend(p.edges.iter().map(|c| c as u16));
+            footprint.extend(p.corners.iter().map(|c| c as u16));
+        }
         Tables {
+            footprint,
+            footprint_start,
             stacking,
             variant,
             placements,
@@ -181,6 +198,16 @@ impl Tables {
     pub fn covering(&self, cell: usize, piece: usize) -> &[u32] {
         let (a, b) = self.by_cell_piece[cell * self.variant.pieces.len() + piece];
         &self.list[a as usize..b as usize]
+    }
+
+    /// The piece of placement `id`, and its cells, edge neighbours and corner-only neighbours
+    /// as lists.
+    #[inline]
+    pub fn footprint(&self, id: u32) -> (usize, &[u16], &[u16], &[u16]) {
+        let f = &self.footprint[self.footprint_start[id as usize] as usize..];
+        let (piece, n, e, k) = (f[0] as usize, f[1] as usize, f[2] as usize, f[3] as usize);
+        let f = &f[4..];
+        (piece, &f[..n], &f[n..n + e], &f[n + e..n + e + k])
     }
 
     /// The placement with exactly these cells (sorted), if any.
