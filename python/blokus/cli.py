@@ -55,7 +55,8 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from blokus.bench import run
 
-    chosen = args.variant or [v for v in variants() if not v.startswith("3d_")] + [v for v in variants() if v.startswith("3d_")][:4]
+    structures = ["3d_tower", "3d_wall", "3d_steps", "3d_pyramid"]
+    chosen = args.variant or [v for v in variants() if not v.startswith("3d_")] + structures
     for v in chosen:
         variant(v)  # unknown ids fail before any work
     run(chosen, args.seconds, args.threads, args.rl_games)

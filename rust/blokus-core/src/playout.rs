@@ -119,23 +119,34 @@ pub fn selfplay(
         .collect()
 }
 
-/// Plays `games` uniformly random games and lists every legal move of every position on the
-/// way (the work of a move-generation benchmark). Returns the moves listed and the positions.
-pub fn list_moves_along_games(t: &Tables, games: usize, seed: u64) -> (u64, u64) {
+/// The positions of `games` uniformly random games (each position where a colour is to move).
+pub fn positions_of_games(t: &Tables, games: usize, seed: u64) -> Vec<Position> {
+    let mut out = Vec::new();
     let mut buf = Vec::with_capacity(4096);
-    let (mut moves, mut positions) = (0u64, 0u64);
     for i in 0..games {
         let mut rng = Rng::new(game_seed(seed, i as u64));
         let mut pos = Position::start(t);
         while pos.to_move != NO_COLOR {
+            out.push(pos);
             buf.clear();
             pos.legal_moves_into(t, &mut buf);
-            moves += buf.len() as u64;
-            positions += 1;
             pos.play(t, buf[rng.below(buf.len() as u64) as usize]);
         }
     }
-    (moves, positions)
+    out
+}
+
+/// Lists every legal move of every position (the work a move-generation benchmark times).
+/// Returns the number of moves listed.
+pub fn list_moves_of(t: &Tables, positions: &[Position]) -> u64 {
+    let mut buf = Vec::with_capacity(4096);
+    let mut moves = 0u64;
+    for pos in positions {
+        buf.clear();
+        pos.legal_moves_into(t, &mut buf);
+        moves += buf.len() as u64;
+    }
+    moves
 }
 
 /// A game played forward only, as fast as possible: for every colour and every attach cell it

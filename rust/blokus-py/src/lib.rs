@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use blokus_core::batch::{Batch, Grid, Outputs, StepError};
 use blokus_core::notation::{move_text, parse_move};
-use blokus_core::playout::{list_moves_along_games, selfplay, Policy};
+use blokus_core::playout::{list_moves_of, positions_of_games, selfplay, Policy};
 use blokus_core::rng::Rng;
 use blokus_core::setup::pieces_of_cells;
 use blokus_core::variant::{builtin_ids, builtin_spec_json};
@@ -803,14 +803,16 @@ fn selfplay_games(
     })
 }
 
-/// Lists every legal move along `games` random games: `(moves, positions, seconds)`.
+/// Lists every legal move of the positions of `games` random games: `(moves, positions,
+/// seconds)`, timing the listing only.
 #[pyfunction]
 fn list_moves(py: Python<'_>, tables: &TablesCore, games: usize, seed: u64) -> (u64, u64, f64) {
     let t = Arc::clone(&tables.t);
     py.detach(move || {
+        let positions = positions_of_games(&t, games, seed);
         let start = Instant::now();
-        let (moves, positions) = list_moves_along_games(&t, games, seed);
-        (moves, positions, start.elapsed().as_secs_f64())
+        let moves = list_moves_of(&t, &positions);
+        (moves, positions.len() as u64, start.elapsed().as_secs_f64())
     })
 }
 
