@@ -24,15 +24,14 @@ def test_selfplay_batch_one_thread(benchmark: BenchmarkFixture, variant: str) ->
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_per_move_loop(benchmark: BenchmarkFixture, variant: str) -> None:
-    """A Python loop over the API: list legal ids, choose one, push; one game per round."""
+    """A Python loop over the API: legal ids as numpy, choose one, push; one game per round."""
     rng = random.Random(1)
 
     def game() -> int:
         b = blokus.Board(variant)
-        core = b._core
-        while core.turn is not None:
-            ids = core.legal_list()
-            core.push(ids[rng.randrange(len(ids))])
+        while not b.is_game_over():
+            ids = b.legal_moves.ids()
+            b.push(int(ids[rng.randrange(len(ids))]))
         return b.ply
 
     plies = benchmark(game)
@@ -42,7 +41,7 @@ def test_per_move_loop(benchmark: BenchmarkFixture, variant: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_per_move_loop_public_api(benchmark: BenchmarkFixture, variant: str) -> None:
-    """The same loop through the public API (`legal_moves`, `push(Move)`)."""
+    """The same loop over Move objects (`list(legal_moves)`, `push(Move)`)."""
     rng = random.Random(1)
 
     def game() -> int:
