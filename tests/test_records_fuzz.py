@@ -211,11 +211,21 @@ def bpn_seeds() -> list[str]:
             board.push(move)
             if k in (0, len(moves) // 2, len(moves) - 1):
                 seeds.append(board.bpn())
+    # Blokus 3D: pieces in move text, and out colours that matter.
+    rng = random.Random(4)
+    for vid in [v for v in blokus.variants() if v.startswith("3d_")][::3]:
+        board = Board(vid)
+        plies = 0
+        while not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+            plies += 1
+            if plies in (1, 6, 20) or board.is_game_over():
+                seeds.append(board.bpn())
     return seeds
 
 
 BPN_SEEDS = bpn_seeds()
-BPN_ALPHABET = "/ -0123456789byrgpoBYRGPOxaz"
+BPN_ALPHABET = "/ -0123456789byrgpoBYRGPOxaz@,;"
 
 
 def test_mutations_of_real_positions() -> None:
@@ -228,6 +238,8 @@ def test_random_position_text_is_read_or_refused(text: str) -> None:
     read_bpn(text)
     read_bpn("duo " + text)
     read_bpn("trigon_3 " + text)
+    read_bpn("3d_tower " + text)
+    read_bpn("3d_steps_2 a1@1,b1@1/" + text)
 
 
 @settings(max_examples=100, deadline=None)
@@ -239,6 +251,7 @@ def test_any_unicode_position_is_read_or_refused(text: str) -> None:
 
 def test_seeds_are_real() -> None:
     assert len(RECORDS) >= 8 and len(BPN_SEEDS) >= 8
+    assert sum(text.startswith("3d_") for text in BPN_SEEDS) >= 16
     for text in RECORDS + EXTRA_RECORDS:
         sgf.loads(text)
     for text in BPN_SEEDS:
