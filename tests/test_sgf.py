@@ -319,6 +319,15 @@ def test_variants_of_our_own() -> None:
         sgf.loads("(;GM[Blokus Duo])", named)
 
 
+def test_a_root_with_several_game_names_is_written_as_read() -> None:
+    # Found by the mutation fuzzer: the values of GM once came back as two GM properties.
+    text = "(;GM[Blokus Duo][x];B[e10])"
+    game = sgf.loads(text)
+    assert game.properties["GM"] == ["Blokus Duo", "x"]
+    assert sgf.dumps(game) == "(;GM[Blokus Duo][x]CA[UTF-8]\n;B[e10])\n"
+    assert sgf.dumps(sgf.loads(sgf.dumps(game))) == sgf.dumps(game)
+
+
 def test_deep_nesting_is_read_and_written_without_recursion() -> None:
     depth = 5000
     text = "(;GM[Blokus Duo]" + "(;C[x]" * depth + ")" * depth + ")"

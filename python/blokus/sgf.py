@@ -764,7 +764,8 @@ def _node_text(node: Node) -> str:
         # GM first and the character set we write, as Pentobi does.
         gm = props.pop("GM", None)
         props.pop("CA", None)
-        parts.append("".join(f"GM[{_escape(v)}]" for v in gm or []))
+        if gm:
+            parts.append("GM" + "".join(f"[{_escape(v)}]" for v in gm))
         parts.append("CA[UTF-8]")
     for id, values in props.items():
         parts.append(id + "".join(f"[{_escape(v)}]" for v in values))
