@@ -307,6 +307,12 @@ def test_3d_setup_boards() -> None:
     assert out.turn == 2 and out._core.out == [1]
     with pytest.raises(InvalidPositionError, match="3d_tower has no colour 4"):
         Board.from_setup("3d_tower", [], out=[4])
+    # A board from a setup shows itself as one, and can be pasted back.
+    out.push("c1@1,d1@1")
+    shown = repr(out)
+    assert shown == "blokus.Board.from_bpn('3d_tower a1@1,b1@1/-/-/- r y', moves=['c1@1,d1@1'])"
+    again = eval(shown, {"blokus": blokus})
+    same_position(out, again)
 
 
 @pytest.mark.parametrize(
