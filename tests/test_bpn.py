@@ -232,3 +232,111 @@ def test_setup_boards() -> None:
         Board.from_setup("duo", [], turn=2)
     with pytest.raises(InvalidMoveError, match="do not form a piece"):
         Board.from_setup("duo", [["a1,c1"]])
+
+
+# --- Blokus 3D: the pieces in move text ---
+
+EMPTY_TOWER = "3d_tower -/-/-/-"
+
+
+def test_3d_pieces_are_listed_in_move_text() -> None:
+    b = Board("3d_tower")
+    assert b.bpn() == EMPTY_TOWER + " b -"
+    b.push("a1@1,b1@1")
+    b.push("c1@1,c1@2,b1@2")
+    b.push("d1@1,d2@1")
+    assert b.bpn() == "3d_tower a1@1,b1@1/c1@1,b1@2,c1@2/d1@1,d2@1/- g -"
+    b.push("d3@1,d4@1")
+    b.push("a2@1,a1@2,a2@2")  # Blue's second piece shares faces with its first
+    text = b.bpn()
+    assert text == "3d_tower a1@1,b1@1;a2@1,a1@2,a2@2/c1@1,b1@2,c1@2/d1@1,d2@1/d3@1,d4@1 y -"
+    same_position(b, Board.from_bpn(text))
+    # Any order of cubes and any case is read; the pieces are written canonically.
+    messy = "3d_tower B1@1,A1@1;a2@2,a1@2,a2@1/c1@2,b1@2,c1@1/d2@1,d1@1/d4@1,d3@1 y -"
+    assert Board.from_bpn(messy).bpn() == text
+
+
+def test_3d_pieces_in_any_order_but_the_last_piece_last() -> None:
+    # Yellow's piece rests on Blue's second piece, which is listed later: still one board.
+    text = "3d_tower a1@1,b1@1;c1@1,d1@1,d2@1/a1@2,b1@2,c1@2/-/- r -"
+    b = Board.from_bpn(text)
+    assert b.bpn() == text and b.heights()[3].tolist() == [2, 2, 2, 1]
+    swapped = Board.from_bpn("3d_tower c1@1,d1@1,d2@1;a1@1,b1@1/a1@2,b1@2,c1@2/-/- r -")
+    assert swapped.cell_colors() == b.cell_colors() and swapped.points() == b.points()
+    assert swapped.bpn() != text  # another last piece
+
+
+def test_3d_out_colours_are_kept_even_with_a_legal_move() -> None:
+    # Knock-out: a colour that once could not move stays out, even when room opens later.
+    # Search random games for such a position; the string keeps the colour out.
+    from blokus.bpn import color_letters
+
+    letters = color_letters(blokus.Variant("3d_tower"))
+    seen = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        b = Board("3d_tower")
+        while not b.is_game_over():
+            b.push(rng.choice(list(b.legal_moves)))
+            if b.is_game_over():
+                break
+            vid, pieces, turn, out = b.bpn().split(" ")
+            for c in b._core.out:
+                back_in = out.replace(letters[c], "") or "-"
+                try:
+                    other = Board.from_bpn(f"{vid} {pieces} {letters[c]} {back_in}")
+                except InvalidPositionError:
+                    continue  # no legal move: out either way
+                seen += 1
+                again = Board.from_bpn(b.bpn())
+                same_position(b, again)
+                assert c in again._core.out and other.turn == c and c not in other._core.out
+    assert seen > 0
+
+
+def test_3d_setup_boards() -> None:
+    b = Board.from_setup("3d_pyramid", [["d4@1,e4@1"], ["d5@1,e5@1,d5@2"]], turn=2)
+    assert b.turn == 2 and b.heights().sum() == 5
+    assert b.bpn() == "3d_pyramid d4@1,e4@1/d5@1,e5@1,d5@2/-/- r -"
+    with pytest.raises(InvalidPositionError, match="1st piece of Yellow: nothing beneath d5@2 \\(d5@1 is empty\\)") as e:
+        Board.from_setup("3d_pyramid", [["d4@1,e4@1"], ["d5@2,e5@2,e4@2"]])
+    assert (e.value.kind, e.value.color, e.value.placement) == ("unsupported", 1, (1, 0))
+    # Pieces of a colour may share faces in 3D.
+    Board.from_setup("3d_pyramid", [["d4@1,e4@1", "d4@2,e4@2,f4@1,f4@2"]])
+    out = Board.from_setup("3d_tower", [["a1@1,b1@1"]], turn=1, out=[1])
+    assert out.turn == 2 and out._core.out == [1]
+    with pytest.raises(InvalidPositionError, match="3d_tower has no colour 4"):
+        Board.from_setup("3d_tower", [], out=[4])
+    # A board from a setup shows itself as one, and can be pasted back.
+    out.push("c1@1,d1@1")
+    shown = repr(out)
+    assert shown == "blokus.Board.from_bpn('3d_tower a1@1,b1@1/-/-/- r y', moves=['c1@1,d1@1'])"
+    again = eval(shown, {"blokus": blokus})
+    same_position(out, again)
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "message"),
+    [
+        ("3d_tower", 8, "expected the pieces after '3d_tower'"),
+        ("3d_tower -/-/- b -", 14, r"expected the pieces of 4 colours \(Blue, Yellow, Red, Green\) separated by '/', found 3"),
+        ("3d_tower -/-/-/-/- b -", 16, "expected the end of the pieces after 4 colours"),
+        ("3d_tower a1@1,b1@1;/-/-/- y -", 19, r"expected a piece of Blue \(b\) in move text like a1@1,b1@1 \(or '-' alone for none\), found nothing"),
+        ("3d_tower -/;a1@1/-/- b -", 11, "expected a piece of Yellow"),
+        ("3d_tower -/-/-/a1 b -", 15, r'expected a piece of Green \(g\) in move text .*: "a1": item 1 \("a1"\) is not a cube like a1@2'),
+        ("3d_tower -/-/-/a1@1,a1@9 b -", 15, r"above the height limit of its column \(level 8\)"),
+        ("3d_tower -/-/-/a1@1,c1@1 b -", 15, "do not form a piece"),
+        ("3d_tower a1@1,b1@1;a2@1,b2@1/-/-/- y -", 19, "2nd piece of Blue: Blue has only 1 copy of piece I2"),
+        ("3d_tower a1@1,b1@1/b1@1,c1@1/-/- r -", 19, "1st piece of Yellow: b1@1 is already covered"),
+        ("3d_tower a1@1,b1@1/-/c1@2,d1@2/- g -", 21, r"1st piece of Red: nothing beneath c1@2 \(c1@1 is empty\)"),
+        ("3d_tower a1@1,b1@1/-/-/- y y", 25, "Yellow is to move but is listed as out"),
+        ("3d_tower a1@1,b1@1/-/-/- - y", 25, "the game is said to be over, but Blue has a legal move"),
+        ("3d_tower -/-/-/- y -", 17, "Yellow is to move but has no legal move"),
+        ("3d_tower -/-/-/- b x", 19, r"expected the letters of the colours out \(b Blue, y Yellow, r Red, g Green\)"),
+        # A colour out with a legal move is a position of the game (knock-out).
+        ("3d_tower a1@1,b1@1/-/-/- r y", 0, None),
+        ("3d_tower a1@1,b1@1/-/-/- - bryg", 0, None),
+    ],
+)
+def test_broken_3d_strings_say_where_and_what(text: str, position: int, message: str | None) -> None:
+    test_broken_strings_say_where_and_what(text, position, message)

@@ -54,8 +54,25 @@ def test_records_positions_and_pictures_comments_are_true() -> None:
     c = blokus.Board.from_bpn(b.bpn())
     assert (c.turn, c.points() == b.points()) == (1, True)
     assert svg.board(b, size=400).startswith("<svg")
-    examples = re.findall(r"^((?:duo|classic|trigon_3) \S+ \S+ \S+)\s", README, flags=re.M)
+    examples = re.findall(r"^((?:duo|classic|trigon_3|3d_\w+) \S+ \S+ \S+)\s", README, flags=re.M)
     for line in examples:
         if "..." not in line:
             assert blokus.Board.from_bpn(line).bpn() == line
     assert blokus.Board("classic", ["a20", "t20,t19"]).bpn() in examples
+    # Blokus 3D: the examples are positions of the game, as described.
+    moves = ["a1@1,b1@1", "c1@1,b1@2,c1@2", "d1@1,d2@1", "d3@1,d4@1", "a2@1,a1@2,a2@2"]
+    assert blokus.Board("3d_tower", moves).bpn() in examples
+    assert "3d_tower -/-/-/- b -" in examples and blokus.Board("3d_tower").bpn() == "3d_tower -/-/-/- b -"
+    out = blokus.Board.from_bpn("3d_tower a1@1,b1@1/-/-/- r y")
+    assert out.turn == 2 and blokus.Board.from_bpn("3d_tower a1@1,b1@1/-/-/- y -").turn == 1
+    ended = blokus.selfplay("3d_steps_2", games=1, seed=0, keep_moves=True).board(0)
+    assert ended.bpn().endswith(" - by")
+    tower = blokus.Board("3d_tower", ["a1@1,b1@1", "c1@1,b1@2,c1@2"])
+    assert svg.board(tower, view="iso").count("data-cell") == 5
+    found = re.search(r"^\(;GM\[Blokus 3D.*?\)\n", README, flags=re.M | re.S)
+    assert found is not None
+    record = found.group()
+    game = sgf.loads(record)
+    assert sgf.dumps(game) == record
+    board = game.end().board()
+    assert board._core.out == [1] and [str(m) for m in board.move_stack] == ["a1@3,a1@4"]

@@ -22,11 +22,17 @@ from conftest import conformance_files, conformance_games
 
 FLAT_FILES = [p for p in conformance_files() if not p.name.startswith("3d_")]
 RECORDS = [g["sgf"] for p in FLAT_FILES for g in list(conformance_games(p))[:3]]
+# Blokus 3D: our own records (Pentobi has none), from games played in Rust.
+_CUBE = blokus.selfplay("3d_tower", games=2, seed=1, keep_moves=True)
+_CUBE_2 = blokus.selfplay("3d_steps_2", games=2, seed=1, keep_moves=True)
+RECORDS += [sgf.dumps(r.board(g)) for r in (_CUBE, _CUBE_2) for g in range(2)]
 EXTRA_RECORDS = [
     "(;GM[Blokus Duo]PB[Ann]C[a \\] b\\\\]XX[y];B[e10,d11,e11,f11,e12](;W[j5];B[f9,f8])(;W[j6,j5]C[v];B[d9]))",
     "(;GM[Blokus Two-Player];BLUE[a16][a17][a18][a19][a20];YELLOW[s17][t17][t18][t19][t20])",
     "(;GM[Blokus Duo]AB[e8,e9,f9,d10,e10][g6,f7,g7,h7,g8]AW[i4,h5,i5,j5,i6][j7,j8,j9,k9,j10]PL[W];W[l8])",
     "(;GM[Blokus];1[a20];2[t20];A3[t1]AE[a20]PL[4];4[a1];1[a19,a20])",
+    "(;GM[Blokus 3D Tower]A1[a1@1,b1@1]A3[a1@2,b1@2,b1@3]PL[3]XO[2];3[a1@3,a1@4](;4[c1@1,c2@1])(;XO[]PL[2];2[a2@1,b2@1]))",
+    "(;GM[Blokus 3D Pyramid Two-Player];B[d4@1,e4@1];W[d5@1,e5@1,d5@2];B[d4@2,e4@2,e5@2];AE[d4@2,e4@2,e5@2]XO[W];B[c3@1,c4@1,c5@1])",
 ]
 
 
@@ -80,8 +86,8 @@ def mutate(text: str, rng: random.Random, alphabet: str) -> str:
     return text
 
 
-SGF_ALPHABET = "()[];\\\n ,:abcdefghijklmnopqrstABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\xe9"
-CELL_ALPHABET = "abcdefghijklmnopqrstuvwxyzABT0123456789,"
+SGF_ALPHABET = "()[];\\\n ,:@abcdefghijklmnopqrstABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\xe9"
+CELL_ALPHABET = "abcdefghijklmnopqrstuvwxyzABT0123456789,@"
 
 
 def mutate_sgf(text: str, rng: random.Random) -> str:
@@ -165,15 +171,18 @@ def test_any_unicode_is_read_or_refused(text: str) -> None:
     read_sgf("(;GM[Blokus]C[" + text + "])")
 
 
-PROPERTY_IDS = ["B", "W", "1", "2", "3", "4", "AB", "AW", "A1", "A2", "AE", "PL", "C", "XX", "BLUE", "GM"]
-VALUES = ["e10", "j5", "E10,d11,e11,f11,e12", "a1", "t20", "a20", "zz9", "", "B", "2", "x]y", "\\"]
+PROPERTY_IDS = ["B", "W", "1", "2", "3", "4", "AB", "AW", "A1", "A2", "AE", "PL", "XO", "C", "XX", "BLUE", "GM"]
+VALUES = [
+    "e10", "j5", "E10,d11,e11,f11,e12", "a1", "t20", "a20", "zz9", "", "B", "2", "x]y", "\\",
+    "a1@1,b1@1", "A1@2,b1@2", "c1@1,c1@2,b1@2", "a1@1,a1@9", "d4@1,e4@1",
+]
 
 
 @st.composite
 def trees(draw: st.DrawFn) -> str:
     """Random trees from the grammar with plausible property ids and values."""
     nodes = draw(st.integers(1, 12))
-    out = ["(;GM[" + draw(st.sampled_from(["Blokus Duo", "Blokus", "Blokus Trigon", "Go"])) + "]"]
+    out = ["(;GM[" + draw(st.sampled_from(["Blokus Duo", "Blokus", "Blokus Trigon", "Go", "Blokus 3D Tower", "Blokus 3D Pyramid Two-Player"])) + "]"]
     depth = 1
     for _ in range(nodes):
         action = draw(st.integers(0, 3))
@@ -211,11 +220,21 @@ def bpn_seeds() -> list[str]:
             board.push(move)
             if k in (0, len(moves) // 2, len(moves) - 1):
                 seeds.append(board.bpn())
+    # Blokus 3D: pieces in move text, and out colours that matter.
+    rng = random.Random(4)
+    for vid in [v for v in blokus.variants() if v.startswith("3d_")][::3]:
+        board = Board(vid)
+        plies = 0
+        while not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+            plies += 1
+            if plies in (1, 6, 20) or board.is_game_over():
+                seeds.append(board.bpn())
     return seeds
 
 
 BPN_SEEDS = bpn_seeds()
-BPN_ALPHABET = "/ -0123456789byrgpoBYRGPOxaz"
+BPN_ALPHABET = "/ -0123456789byrgpoBYRGPOxaz@,;"
 
 
 def test_mutations_of_real_positions() -> None:
@@ -228,6 +247,8 @@ def test_random_position_text_is_read_or_refused(text: str) -> None:
     read_bpn(text)
     read_bpn("duo " + text)
     read_bpn("trigon_3 " + text)
+    read_bpn("3d_tower " + text)
+    read_bpn("3d_steps_2 a1@1,b1@1/" + text)
 
 
 @settings(max_examples=100, deadline=None)
@@ -239,6 +260,7 @@ def test_any_unicode_position_is_read_or_refused(text: str) -> None:
 
 def test_seeds_are_real() -> None:
     assert len(RECORDS) >= 8 and len(BPN_SEEDS) >= 8
+    assert sum(text.startswith("3d_") for text in BPN_SEEDS) >= 16
     for text in RECORDS + EXTRA_RECORDS:
         sgf.loads(text)
     for text in BPN_SEEDS:

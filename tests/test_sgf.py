@@ -319,6 +319,15 @@ def test_variants_of_our_own() -> None:
         sgf.loads("(;GM[Blokus Duo])", named)
 
 
+def test_a_root_with_several_game_names_is_written_as_read() -> None:
+    # Found by the mutation fuzzer: the values of GM once came back as two GM properties.
+    text = "(;GM[Blokus Duo][x];B[e10])"
+    game = sgf.loads(text)
+    assert game.properties["GM"] == ["Blokus Duo", "x"]
+    assert sgf.dumps(game) == "(;GM[Blokus Duo][x]CA[UTF-8]\n;B[e10])\n"
+    assert sgf.dumps(sgf.loads(sgf.dumps(game))) == sgf.dumps(game)
+
+
 def test_deep_nesting_is_read_and_written_without_recursion() -> None:
     depth = 5000
     text = "(;GM[Blokus Duo]" + "(;C[x]" * depth + ")" * depth + ")"
@@ -327,3 +336,105 @@ def test_deep_nesting_is_read_and_written_without_recursion() -> None:
     assert sgf.loads(sgf.dumps(game)).end().comment == "x"
     with pytest.raises(SgfError, match="expected '\\)'"):
         sgf.loads("(;GM[Blokus Duo]" + "(;" * depth)
+
+
+# --- Blokus 3D (our extension) ---
+
+CUBE_IDS = [v for v in blokus.variants() if v.startswith("3d_")]
+
+
+def test_3d_game_names() -> None:
+    names = {vid: blokus.Variant(vid).sgf_name for vid in CUBE_IDS}
+    assert names["3d_tower"] == "Blokus 3D Tower"
+    assert names["3d_wall_3"] == "Blokus 3D Wall Three-Player"
+    assert names["3d_steps_2"] == "Blokus 3D Steps Two-Player"
+    assert names["3d_pyramid_2x2"] == "Blokus 3D Pyramid Two-Player Four-Color"
+    assert len(set(names.values())) == 16
+    for vid, name in names.items():
+        assert sgf.loads(f"(;GM[{name}])").variant.id == vid
+
+
+@pytest.mark.parametrize("variant_id", CUBE_IDS)
+def test_3d_selfplay_games_round_trip(variant_id: str) -> None:
+    r = blokus.selfplay(variant_id, games=3, seed=5, keep_moves=True)
+    for g in range(3):
+        board = r.board(g)
+        text = sgf.dumps(board)
+        move_ids = "BW" if board.variant.num_colors == 2 else "1234"
+        assert all(line[1] in move_ids for line in text.splitlines()[1:])
+        assert "@" in text and f"RE[{board.result()}]" in text
+        game = sgf.loads(text)
+        assert sgf.dumps(game) == text
+        end = game.end().board()
+        assert end.move_stack == board.move_stack and end.move_colors() == board.move_colors()
+        assert end.bpn() == board.bpn() and end.points() == board.points()
+        assert end.is_game_over() and end.result() == game.result
+
+
+def test_3d_moves_in_any_order_and_case_written_by_level_row_column() -> None:
+    game = sgf.loads("(;GM[Blokus 3D Tower]\n;1[B1@1,A1@1]\n;2[c1@2,C1@1,b1@2])")
+    assert [str(n.move) for n in game.mainline()] == ["a1@1,b1@1", "c1@1,b1@2,c1@2"]
+    assert sgf.dumps(game) == "(;GM[Blokus 3D Tower]CA[UTF-8]\n;1[a1@1,b1@1]\n;2[c1@1,b1@2,c1@2])\n"
+    # One value per cube, as Pentobi's legacy form for cells.
+    assert str(sgf.loads("(;GM[Blokus 3D Tower];1[a1@1][b1@1])").end().move) == "a1@1,b1@1"
+
+
+def test_3d_setup_with_out_colours_round_trips() -> None:
+    b = Board.from_setup("3d_tower", [["a1@1,b1@1"], [], ["a1@2,b1@2,b1@3"]], turn=1, out=[1])
+    b.push("a1@3,a1@4")  # Red, on its own cube; Yellow stays out
+    text = sgf.dumps(b)
+    assert text == "(;GM[Blokus 3D Tower]CA[UTF-8]A1[a1@1,b1@1]A3[a1@2,b1@2,b1@3]PL[3]XO[2]\n;3[a1@3,a1@4])\n"
+    end = sgf.loads(text).end().board()
+    assert end.bpn() == b.bpn() and 1 in end._core.out
+    # Without XO, Yellow would be back in the game.
+    without = sgf.loads(text.replace("XO[2]", "")).board()
+    assert without._core.out == [] and without.turn == 2
+
+
+def test_3d_out_colours_in_later_setup_nodes() -> None:
+    # A setup node keeps the colours out before it unless it has XO; XO[] clears them.
+    text = "(;GM[Blokus 3D Tower]A1[a1@1,b1@1]XO[2]PL[3];3[c1@1,d1@1];A4[d2@1,d3@1]PL[2];XO[]PL[2];2[a2@1,b2@1])"
+    game = sgf.loads(text)
+    nodes = list(game.mainline())
+    assert nodes[0].board()._core.out == [1] and nodes[0].board().turn == 3
+    # Yellow is still out, so the turn passes on to Red, as after a move.
+    assert nodes[1].board()._core.out == [1] and nodes[1].board().turn == 2
+    assert nodes[2].board()._core.out == [] and nodes[2].board().turn == 1
+    assert nodes[3].board().turn == 2
+    assert sgf.loads(sgf.dumps(game)).end().board().bpn() == game.end().board().bpn()
+    # Two colours: B and W, as for PL; read as numbers too, written canonically.
+    duo = sgf.loads("(;GM[Blokus 3D Steps Two-Player]AB[a1@1,b1@1]XO[2]PL[B])")
+    assert duo.properties["XO"] == ["W"] and duo.board()._core.out == [1]
+
+
+def test_3d_builds_and_edits_trees() -> None:
+    game = sgf.Game("3d_pyramid_2")
+    node = game.add_variation("d4@1,e4@1")
+    node.add_variation("d5@1,e5@1,d5@2")
+    with pytest.raises(blokus.IllegalMoveError, match="unsupported: the cell beneath e5@2 is empty"):
+        node.add_variation("e4@2,e5@2")
+    assert sgf.dumps(game) == "(;GM[Blokus 3D Pyramid Two-Player]CA[UTF-8]\n;B[d4@1,e4@1]\n;W[d5@1,e5@1,d5@2])\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "message"),
+    [
+        ("(;GM[Blokus 3D Tower]\n;1[a1@1,a1@2]\n;2[a1@3,a1@4])", 3, 1, r"move 2 \(2\[a1@3,a1@4\]\): illegal move a1@3,a1@4 for Yellow: first piece off the ground"),
+        ("(;GM[Blokus 3D Tower]\n;1[a1@2,b1@2])", 2, 1, r"move 1 \(1\[a1@2,b1@2\]\): illegal move a1@2,b1@2 for Blue: unsupported: the cell beneath a1@2 is empty"),
+        ("(;GM[Blokus 3D Tower]\n;1[a1@1,a1@9])", 2, 2, r"1\[a1@1,a1@9\]: item 2 \(a1@9\) is above the height limit of its column \(level 8\)"),
+        ("(;GM[Blokus 3D Tower]\n;A2[c1@2,d1@2])", 2, 1, r"setup: 1st piece of Yellow: nothing beneath c1@2 \(c1@1 is empty\)"),
+        ("(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1]XO[5])", 2, 1, r"setup: XO\[5\]: expected the colours out, each one of 1, 2, 3, 4, or XO\[\] for none"),
+        ("(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1][a1@2,b1@2])", 2, 1, "setup: 2nd piece of Blue: Blue has only 1 copy of piece I2"),
+        ("(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1]A2[b1@1,c1@1])", 2, 1, "setup: 1st piece of Yellow: b1@1 is already covered"),
+    ],
+)
+def test_3d_errors_name_the_move_and_node(text: str, line: int, column: int, message: str) -> None:
+    with pytest.raises(SgfError, match=message) as e:
+        sgf.loads(text)
+    assert (e.value.line, e.value.column) == (line, column), str(e.value)
+
+
+def test_xo_is_an_ordinary_property_on_flat_boards() -> None:
+    game = sgf.loads("(;GM[Blokus Duo]XO[W];B[e10])")
+    assert game.properties["XO"] == ["W"] and not game.has_setup()
+    assert sgf.dumps(game).startswith("(;GM[Blokus Duo]CA[UTF-8]XO[W]\n")

@@ -192,25 +192,40 @@ class Board:
 
     @classmethod
     def from_setup(
-        cls, variant_: VariantLike, pieces: Sequence[Iterable[MoveLike]], turn: int = 0
+        cls,
+        variant_: VariantLike,
+        pieces: Sequence[Iterable[MoveLike]],
+        turn: int = 0,
+        out: Iterable[int] = (),
     ) -> Board:
         """A game that starts from pieces put on the board, not played: ``pieces[c]`` are the
         placements of colour ``c`` (its last one decides the bonus for ending on the 1-cell
-        piece), and ``turn`` the colour to move (or, if it cannot move, the next one that can).
+        piece), ``turn`` the colour to move (or, if it cannot move, the next one that can), and
+        ``out`` the colours already out of the game.
 
-        The pieces need not have been placed by the rules, but must make a board of the game:
-        no overlaps, no more copies of a piece than a colour has, no two pieces of a colour
-        sharing an edge; else :class:`~blokus.errors.InvalidPositionError`.
+        The pieces need not have been placed by the rules, nor in order, but must make a board
+        of the game: no overlaps, no more copies of a piece than a colour has, and on flat
+        boards no two pieces of a colour sharing an edge, in Blokus 3D nothing empty beneath a
+        cube; else :class:`~blokus.errors.InvalidPositionError`. A colour out of the game has no
+        legal move, except in Blokus 3D, where a colour that once could not move stays out even
+        when room opens later.
 
         >>> b = Board.from_setup("duo", [["e10,d11,e11,f11,e12"], ["j5"]])
         >>> b.turn, len(b.move_stack)
         (0, 0)
+        >>> b = Board.from_setup("3d_tower", [["a1@1,b1@1"], [], ["a1@2,b1@2,b1@3"]], turn=1, out=[1])
+        >>> b.turn
+        2
         """
         v = variant(variant_)
         if not 0 <= turn < v.num_colors:
             raise InvalidPositionError(f"{v.id} has no colour {turn} (colours are 0..{v.num_colors - 1})")
+        out = sorted(set(out))
+        if any(not 0 <= c < v.num_colors for c in out):
+            bad = next(c for c in out if not 0 <= c < v.num_colors)
+            raise InvalidPositionError(f"{v.id} has no colour {bad} (colours are 0..{v.num_colors - 1})")
         ids = [[_placement_id(v, m) for m in ms] for ms in pieces]
-        return cls._from_core(v, _blokus.BoardCore.from_setup(v._tables, ids, turn, True, []))
+        return cls._from_core(v, _blokus.BoardCore.from_setup(v._tables, ids, turn, True, out))
 
     @classmethod
     def from_bpn(cls, text: str, variant: VariantLike | None = None, moves: Iterable[MoveLike] = ()) -> Board:
@@ -220,7 +235,7 @@ class Board:
         no position raises :class:`~blokus.errors.InvalidPositionError`, whose ``position`` is
         the index of the character at fault.
 
-        >>> Board.from_bpn("duo 14/14/14/14/4p9/3ppp8/4P9/14/14/14/14/14/14/14 o -").turn
+        >>> Board.from_bpn("duo 14/14/14/14/4P9/3PPP8/4P9/14/14/14/14/14/14/14 o -").turn
         1
         """
         from blokus import bpn

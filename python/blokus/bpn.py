@@ -16,15 +16,25 @@ Colour letters are the initials of the colour names (``b y r g`` for Blue, Yello
 ``p o`` for Duo's Purple and Orange; ``g o`` for Junior's Green and Orange), or ``a b c d`` when
 the initials clash. Everything else (pieces left, pieces placed, whose player moves a shared
 colour) follows from the cells, because two pieces of one colour never share an edge.
+
+Blokus 3D: pieces of one colour share faces, so the cells do not say where the pieces are. The
+second field lists each colour's pieces instead, in move text: colours in order separated by
+``/``, a colour's pieces in the order they were put down separated by ``;`` (its last piece
+last), ``-`` for a colour without pieces::
+
+    3d_tower a1@1,b1@1;a1@2,b1@2,c1@2/c1@1,c2@1/-/- y -
+
+The out field matters there: a colour that once could not move stays out even when room opens
+later, so an out colour may have a legal move.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from blokus import _blokus
-from blokus.errors import InvalidPositionError
+from blokus.errors import InvalidMoveError, InvalidPositionError
 from blokus.variant import Variant, VariantLike, variant, variants
 
 if TYPE_CHECKING:
@@ -52,6 +62,12 @@ def write(board: Board) -> str:
     v = board.variant
     core = board._core
     letters = color_letters(v)
+    turn = core.turn
+    to_move = "-" if turn is None else letters[turn]
+    out = "".join(letters[c] for c in core.out) or "-"
+    if v.geometry == "cube":
+        pieces = "/".join(";".join(v._tables.move_text(i) for i in ids) or "-" for ids in core.placements())
+        return f"{v.id} {pieces} {to_move} {out}"
     colors = core.cell_colors()
     # The engine lists each colour's pieces with its last piece last.
     finals = {ids[-1] for ids in core.placements() if ids}
@@ -75,9 +91,6 @@ def write(board: Board) -> str:
         if empty:
             text += str(empty)
         rows.append(text)
-    turn = core.turn
-    to_move = "-" if turn is None else letters[turn]
-    out = "".join(letters[c] for c in core.out) or "-"
     return f"{v.id} {'/'.join(rows)} {to_move} {out}"
 
 
@@ -110,13 +123,58 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
     letters = color_letters(v)
     names = ", ".join(f"{letter} {name}" for letter, name in zip(letters, v.colors))
     if len(fields) < 4:
-        what = ["the cells", "the colour to move (a colour letter or -)", "the colours out (letters or -)"]
+        what = ["the pieces" if v.geometry == "cube" else "the cells", "the colour to move (a colour letter or -)", "the colours out (letters or -)"]
         raise fail(len(text), f"expected {what[len(fields) - 1]} after {fields[-1][1][:20]!r}")
     if len(fields) > 4:
         raise fail(fields[4][0], f"expected the end of the string after the four fields, found {fields[4][1]!r}")
 
-    # The cells.
-    at, cells_text = fields[1]
+    at, field = fields[1]
+    if v.geometry == "cube":
+        placements, where = _read_pieces(v, at, field, fail)
+    else:
+        placements, where = _read_cells(v, at, field, fail)
+
+    # The colour to move and the colours out.
+    at_turn, turn_text = fields[2]
+    if turn_text == "-":
+        turn: int | None = None
+    elif len(turn_text) == 1 and turn_text in letters:
+        turn = letters.index(turn_text)
+    else:
+        raise fail(at_turn, f"expected the colour to move ({names}) or '-' when the game is over, found {turn_text!r}")
+    at_out, out_text = fields[3]
+    out: list[int] = []
+    if out_text != "-":
+        for k, ch in enumerate(out_text):
+            if ch not in letters:
+                raise fail(at_out + k, f"expected the letters of the colours out ({names}) or '-', found {ch!r}")
+            c = letters.index(ch)
+            if c in out:
+                raise fail(at_out + k, f"colour {ch} is listed twice")
+            out.append(c)
+    try:
+        core = _blokus.BoardCore.from_setup(v._tables, placements, turn, False, sorted(out))
+    except InvalidPositionError as e:
+        if e.placement is not None:
+            color, index = e.placement
+            raise fail(where[color][index], str(e)) from None
+        if e.kind in ("can_move", "never_out") and e.color is not None:
+            raise fail(at_out + out_text.index(letters[e.color]), str(e)) from None
+        raise fail(at_turn, str(e)) from None
+    board = Board.__new__(Board)
+    board._variant = v
+    board._core = core
+    return board
+
+
+_Fail = Callable[[int, str], InvalidPositionError]
+
+
+def _read_cells(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[int]], list[list[int]]]:
+    """The placements of each colour from the cells field of a flat board (starting at ``at``),
+    and where each piece starts in the string."""
+    letters = color_letters(v)
+    names = ", ".join(f"{letter} {name}" for letter, name in zip(letters, v.colors))
     rows = _rows(v)
     colors = [-1] * v.num_cells
     upper = [False] * v.num_cells
@@ -126,8 +184,8 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
     def row_full_message() -> str:
         return f"row {row + 1} from the top has only {len(rows[row])} cells"
 
-    while i < len(cells_text):
-        ch = cells_text[i]
+    while i < len(text):
+        ch = text[i]
         here = at + i
         if ch == "/":
             if col < len(rows[row]):
@@ -139,11 +197,11 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
             i += 1
         elif ch.isdigit() and ch.isascii():
             j = i
-            while j < len(cells_text) and cells_text[j].isdigit() and cells_text[j].isascii():
+            while j < len(text) and text[j].isdigit() and text[j].isascii():
                 j += 1
-            run = int(cells_text[i:j])
-            if run == 0 or cells_text[i] == "0":
-                raise fail(here, f"a count of empty cells is 1 or more without leading zeros, not {cells_text[i:j]!r}")
+            run = int(text[i:j])
+            if run == 0 or text[i] == "0":
+                raise fail(here, f"a count of empty cells is 1 or more without leading zeros, not {text[i:j]!r}")
             if col + run > len(rows[row]):
                 raise fail(here, f"{_cells(run, 'empty cell')} {'does' if run == 1 else 'do'} not fit: only {len(rows[row]) - col} of the {len(rows[row])} cells of row {row + 1} from the top are left")
             col += run
@@ -165,7 +223,7 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
             detail = f"{_cells(len(rows[row]) - col)} more in row {row + 1} from the top"
         else:
             detail = f"{missing} more row{'s' if missing > 1 else ''}"
-        raise fail(at + len(cells_text), f"expected {detail} (the board has {len(rows)} rows)")
+        raise fail(at + len(text), f"expected {detail} (the board has {len(rows)} rows)")
 
     # The pieces: each edge-connected group of one colour's cells.
     groups = v._tables.pieces_of_cells(colors)
@@ -196,38 +254,44 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
             continue
         placements[color].append(placements[color].pop(index))
         where[color].append(where[color].pop(index))
+    return placements, where
 
-    # The colour to move and the colours out.
-    at_turn, turn_text = fields[2]
-    if turn_text == "-":
-        turn: int | None = None
-    elif len(turn_text) == 1 and turn_text in letters:
-        turn = letters.index(turn_text)
-    else:
-        raise fail(at_turn, f"expected the colour to move ({names}) or '-' when the game is over, found {turn_text!r}")
-    at_out, out_text = fields[3]
-    out: list[int] = []
-    if out_text != "-":
-        for k, ch in enumerate(out_text):
-            if ch not in letters:
-                raise fail(at_out + k, f"expected the letters of the colours out ({names}) or '-', found {ch!r}")
-            c = letters.index(ch)
-            if c in out:
-                raise fail(at_out + k, f"colour {ch} is listed twice")
-            out.append(c)
-    try:
-        core = _blokus.BoardCore.from_setup(v._tables, placements, turn, False, sorted(out))
-    except InvalidPositionError as e:
-        if e.placement is not None:
-            color, index = e.placement
-            raise fail(where[color][index], str(e)) from None
-        if e.kind == "can_move" and e.color is not None:
-            raise fail(at_out + out_text.index(letters[e.color]), str(e)) from None
-        raise fail(at_turn, str(e)) from None
-    board = Board.__new__(Board)
-    board._variant = v
-    board._core = core
-    return board
+
+def _read_pieces(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[int]], list[list[int]]]:
+    """The placements of each colour from the pieces field of Blokus 3D (starting at ``at``),
+    and where each piece starts in the string."""
+    letters = color_letters(v)
+    lists = text.split("/")
+    if len(lists) != v.num_colors:
+        names = ", ".join(v.colors)
+        if len(lists) > v.num_colors:
+            extra = at + len("/".join(lists[: v.num_colors]))
+            raise fail(extra, f"expected the end of the pieces after {v.num_colors} colours ({names}), found '/'")
+        raise fail(at + len(text), f"expected the pieces of {v.num_colors} colours ({names}) separated by '/', found {len(lists)}")
+    placements: list[list[int]] = [[] for _ in range(v.num_colors)]
+    where: list[list[int]] = [[] for _ in range(v.num_colors)]
+    start = at
+    for color, part in enumerate(lists):
+        name = f"{v.colors[color]} ({letters[color]})"
+        if part != "-":
+            offset = start
+            for piece in part.split(";"):
+                if not piece:
+                    raise fail(offset, f"expected a piece of {name} in move text like a1@1,b1@1 (or '-' alone for none), found nothing")
+                try:
+                    placements[color].append(v._tables.parse_move(piece))
+                except InvalidMoveError as e:
+                    raise fail(offset, f"expected a piece of {name} in move text like a1@1,b1@1 (or '-' alone for none): {_reason(e)}") from None
+                where[color].append(offset)
+                offset += len(piece) + 1
+        start += len(part) + 1
+    return placements, where
+
+
+def _reason(e: InvalidMoveError) -> str:
+    """The engine's reason why move text names no placement, with the text in quotes."""
+    message = str(e)
+    return message[len("invalid move ") :] if message.startswith("invalid move ") else message
 
 
 def _cells(n: int, word: str = "cell") -> str:

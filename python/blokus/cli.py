@@ -85,8 +85,12 @@ def _cmd_render(args: argparse.Namespace) -> int:
             node = moves[args.move - 1] if args.move > 0 else game
         board = node.board()
     else:
+        if args.move is not None:
+            raise BlokusError("--move needs a game file (.blksgf); a BPN string is a single position")
         board = Board.from_bpn(source)
-    picture = svg.board(board, size=args.size, coordinates=not args.no_coordinates, last_move=not args.no_last_move)
+    picture = svg.board(
+        board, size=args.size, coordinates=not args.no_coordinates, last_move=not args.no_last_move, view=args.view
+    )
     if args.output in (None, "-"):
         sys.stdout.write(picture)
     else:
@@ -130,6 +134,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--size", type=int, default=None, help="width in pixels")
     p.add_argument("--no-coordinates", action="store_true", help="leave out column letters and row numbers")
     p.add_argument("--no-last-move", action="store_true", help="do not outline the last move")
+    p.add_argument(
+        "--view",
+        choices=["top", "iso"],
+        default="top",
+        help="Blokus 3D: the columns from above with their heights (top), or the cubes in an isometric picture (iso)",
+    )
     p.set_defaults(run=_cmd_render)
 
     args = parser.parse_args(argv)

@@ -26,6 +26,18 @@ was, so unknown properties survive a round trip. Writing always produces UTF-8 w
 
 A malformed file raises :class:`~blokus.errors.SgfError` with the line and column and what was
 expected there; so does a well-formed file with an illegal move, naming the move.
+
+Blokus 3D (this library's extension; Pentobi has no 3D): ``GM[Blokus 3D Tower]`` (``Wall``,
+``Steps``, ``Pyramid``; ``... Three-Player``, ``... Two-Player`` with two colours, ``...
+Two-Player Four-Color`` with two players of two colours each, as Pentobi names Callisto and
+GembloQ), moves and setups with a level per cube (``1[a1@1,b1@1,b1@2]``), and one more setup
+property, ``XO``, the colours out of the game by move property id (``XO[2][4]``; ``XO[]`` for
+none): a colour that once could not move stays out even when room opens later, which the
+pieces alone do not tell. A setup node without ``XO`` keeps the colours that were out before it.
+
+>>> game = loads("(;GM[Blokus 3D Tower Two-Player];B[a1@1,B1@1];W[b1@2,c1@1,c1@2])")
+>>> game.end().board().heights()[-1].tolist()
+[1, 2, 2, 0]
 """
 
 from __future__ import annotations
@@ -46,6 +58,8 @@ __all__ = ["Game", "Node", "dump", "dumps", "load", "load_all", "loads", "loads_
 #: ``BLUE`` is the first colour and ``GREEN`` the second).
 LEGACY_COLORS = {"BLUE": 0, "YELLOW": 1, "RED": 2, "GREEN": 3}
 SETUP_IDS = ("AB", "AW", "A1", "A2", "A3", "A4", "AE")
+#: The setup property of Blokus 3D that lists the colours out of the game.
+OUT = "XO"
 
 
 def move_property(v: Variant, color: int) -> str:
@@ -77,6 +91,12 @@ def _setup_colors(v: Variant) -> dict[str, int]:
     if n == 2:
         ids.update({"AB": 0, "AW": 1})
     return ids
+
+
+def _has_out(v: Variant) -> bool:
+    """Whether setups say which colours are out (``XO``): in Blokus 3D, where being out is a
+    fact of the game's history, not of the pieces."""
+    return v.geometry == "cube"
 
 
 def _player_colors(v: Variant) -> dict[str, int]:
@@ -165,7 +185,10 @@ class Node:
         return None
 
     def has_setup(self) -> bool:
-        """Whether the node adds or removes pieces or sets the colour to move."""
+        """Whether the node adds or removes pieces, sets the colour to move or (Blokus 3D) the
+        colours out."""
+        if _has_out(self.variant) and OUT in self.properties:
+            return True
         return any(id in self.properties for id in (*SETUP_IDS, "PL"))
 
     # --- navigation ---
@@ -304,6 +327,8 @@ class Game(Node):
                     game.properties[setup_property(v, c)] = [v._tables.move_text(i) for i in ids]
             if start.turn is not None:
                 game.properties["PL"] = [move_property(v, start.turn)]
+            if _has_out(v) and start._core.out:
+                game.properties[OUT] = [move_property(v, c) for c in start._core.out]
         for move, color in zip(board.move_stack, board.move_colors()):
             child = Node(node, {move_property(v, color): [str(move)]})
             node.children.append(child)
@@ -422,7 +447,12 @@ def _apply(v: Variant, board: Board, node: Node) -> Board:
                 expected = f"B or W (or {numbers})" if v.num_colors == 2 else f"one of {numbers}"
                 raise InvalidPositionError(f"PL[{pl}]: expected {expected}")
             turn = colors[pl.upper()]
-        board = Board.from_setup(v, placements, turn)
+        out: list[int] = []
+        if _has_out(v):
+            out = list(board._core.out)
+            if OUT in node.properties:
+                out = _out_colors(v, node.properties[OUT])
+        board = Board.from_setup(v, placements, turn, out)
     ids = _move_colors(v)
     for id, values in node.properties.items():
         if id not in ids:
@@ -437,6 +467,21 @@ def _apply(v: Variant, board: Board, node: Node) -> Board:
             )
         board.push(move)
     return board
+
+
+def _out_colors(v: Variant, values: list[str]) -> list[int]:
+    """The colours an ``XO`` property lists (``XO[]`` lists none)."""
+    colors = _player_colors(v)
+    out: list[int] = []
+    for value in values:
+        if value == "" and len(values) == 1:
+            break
+        if value.upper() not in colors:
+            numbers = ", ".join(str(c + 1) for c in range(v.num_colors))
+            expected = f"B or W (or {numbers})" if v.num_colors == 2 else f"one of {numbers}"
+            raise InvalidPositionError(f"{OUT}[{value}]: expected the colours out, each {expected}, or XO[] for none")
+        out.append(colors[value.upper()])
+    return out
 
 
 # --- reading ---
@@ -659,6 +704,12 @@ def _canonical(v: Variant, node: Node, reader: _Reader) -> None:
             if new_id in node.properties and new_id != id:
                 raise reader.error(where.get(id, where.get("", 0)), f"a node holds one move, but this one has {id} and {new_id}")
             props[new_id] = [str(move)]
+        elif id == OUT and _has_out(v):
+            colors = _player_colors(v)
+            if all(value.upper() in colors for value in values):
+                props[id] = [move_property(v, colors[value.upper()]) for value in values]
+            else:
+                props[id] = values
         elif id in setup_ids or id == "AE":
             canonical = []
             for text in values:
@@ -764,7 +815,8 @@ def _node_text(node: Node) -> str:
         # GM first and the character set we write, as Pentobi does.
         gm = props.pop("GM", None)
         props.pop("CA", None)
-        parts.append("".join(f"GM[{_escape(v)}]" for v in gm or []))
+        if gm:
+            parts.append("GM" + "".join(f"[{_escape(v)}]" for v in gm))
         parts.append("CA[UTF-8]")
     for id, values in props.items():
         parts.append(id + "".join(f"[{_escape(v)}]" for v in values))

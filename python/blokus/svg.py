@@ -1,9 +1,17 @@
-"""Pictures of boards as SVG: :func:`board` for squares and triangles.
+"""Pictures of boards as SVG: :func:`board` for squares, triangles and Blokus 3D.
 
 >>> import blokus
 >>> b = blokus.Board("duo", ["e10,d11,e11,f11,e12"])
 >>> picture = board(b, size=300)
 >>> picture.startswith("<svg") and 'width="300"' in picture
+True
+
+Blokus 3D has two views: ``"top"``, the columns from above in the colour of their top cubes with
+their heights written in them, and ``"iso"``, the cubes in an isometric picture from the front
+left corner (a1 nearest):
+
+>>> b = blokus.Board("3d_tower", ["a1@1,b1@1", "c1@1,b1@2,c1@2"])
+>>> board(b, view="iso").startswith("<svg")
 True
 """
 
@@ -17,7 +25,10 @@ from blokus.board import Board, Move
 from blokus.errors import BlokusError
 from blokus.text import _column_name
 
-__all__ = ["COLORS", "board"]
+__all__ = ["COLORS", "VIEWS", "board"]
+
+#: The views :func:`board` draws of a Blokus 3D board; flat boards have only ``"top"``.
+VIEWS = ("top", "iso")
 
 #: Fill colours by colour name.
 COLORS = {
@@ -133,6 +144,7 @@ def board(
     last_move: bool | Move | None = True,
     colors: ColorsLike | None = None,
     start_points: bool = True,
+    view: str = "top",
 ) -> str:
     """The board as SVG text.
 
@@ -140,19 +152,54 @@ def board(
     draws column letters and row numbers; ``last_move`` outlines the last move (``True``), a
     given :class:`~blokus.board.Move`, or nothing; ``colors`` overrides fills, as a list by colour
     number or a mapping from colour number or name (``{"Blue": "#00f"}``); ``start_points`` marks
-    free start points while the game goes on.
+    free start points while the game goes on (flat boards). ``view`` is ``"top"`` or, for Blokus
+    3D, ``"iso"``: the columns from above with their heights, or the cubes in an isometric picture.
     """
     v = board.variant
+    if view not in VIEWS:
+        raise BlokusError(f"view must be one of {', '.join(map(repr, VIEWS))}, not {view!r}")
+    fills = _fills(board, colors)
+    move: Move | None = None
+    if isinstance(last_move, Move):
+        if last_move.variant != v:
+            raise BlokusError(f"move {last_move} belongs to {last_move.variant.id}, not {v.id}")
+        move = last_move
+    elif last_move is True and board.move_stack:
+        move = board.peek()
+    if v.geometry == "cube":
+        from blokus.svg_cube import iso_view, top_view
+
+        draw = top_view if view == "top" else iso_view
+        return draw(board, size, coordinates, move, fills)
     if v.geometry not in ("square", "triangle"):
         raise BlokusError(f"pictures of {v.geometry} boards are not drawn yet")
-    fills = _fills(board, colors)
+    if view != "top":
+        raise BlokusError(f"view {view!r} is for Blokus 3D; {v.id} is flat, drawn from the top only")
+    return _flat(board, size, coordinates, move, fills, start_points)
+
+
+def _svg_open(width: float, vw: float, vh: float, b: Board) -> list[str]:
+    """The opening of a picture: the element, the position as a description, the background."""
+    height = width * vh / vw
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {vw:.2f} {vh:.2f}">',
+        f"<desc>{escape(b.bpn())}</desc>",
+        f'<rect x="0" y="0" width="{vw:.2f}" height="{vh:.2f}" fill="{BACKGROUND}"/>',
+    ]
+
+
+def _flat(
+    board: Board, size: int | None, coordinates: bool, move: Move | None, fills: list[str], start_points: bool
+) -> str:
+    """Squares or triangles from above."""
+    v = board.variant
     geo = _Geometry(board)
     unit = 24.0 if geo.up is None else 26.0
     margin = 1.2 if coordinates else 0.3
     vw = (geo.width + 2 * margin) * unit
     vh = (geo.height + 2 * margin) * unit
     width = float(size) if size is not None else vw
-    height = width * vh / vw
 
     def xy(p: Point) -> tuple[str, str]:
         return f"{(p[0] + margin) * unit:.2f}", f"{(p[1] + margin) * unit:.2f}"
@@ -165,12 +212,7 @@ def board(
         return f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"{extra}/>'
 
     cell_colors = board.cell_colors()
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {vw:.2f} {vh:.2f}">',
-        f"<desc>{escape(board.bpn())}</desc>",
-        f'<rect x="0" y="0" width="{vw:.2f}" height="{vh:.2f}" fill="{BACKGROUND}"/>',
-    ]
+    out = _svg_open(width, vw, vh, board)
     # Cells.
     out.append(f'<g stroke="{GRID}" stroke-width="{unit * 0.04:.2f}" stroke-linejoin="round">')
     for cell in range(v.num_cells):
@@ -199,11 +241,6 @@ def board(
             cx, cy = xy(geo.center(cell))
             out.append(f'<circle cx="{cx}" cy="{cy}" r="{unit * 0.2:.2f}" fill="{fill}" stroke="{_shade(fill, 0.6)}" stroke-width="{unit * 0.04:.2f}"/>')
     # The last move.
-    move: Move | None = None
-    if isinstance(last_move, Move):
-        move = last_move
-    elif last_move is True and board.move_stack:
-        move = board.peek()
     if move is not None:
         out.append(f'<g stroke="{HIGHLIGHT}" stroke-width="{unit * 0.16:.2f}" stroke-linecap="round">')
         out.extend(line(a, b) for a, b in _outline(geo, move.cell_indices()))

@@ -6,6 +6,7 @@ use crate::notation::{move_text, parse_move, MoveTextError};
 use crate::position::{Illegal, Position, NO_COLOR};
 use crate::rng::Rng;
 use crate::score;
+use crate::setup::{Setup, SetupError};
 use crate::table::Tables;
 use crate::variant::Scoring;
 
@@ -25,37 +26,83 @@ pub enum PlayError {
     },
 }
 
-/// A game: tables, the current position and the history needed to undo.
+/// A game: tables, the current position, the history needed to undo, and the pieces of the
+/// setup it started from (the position alone does not say where the pieces of Blokus 3D are).
 #[derive(Clone, Debug)]
 pub struct Board {
     tables: Arc<Tables>,
     position: Position,
     history: Vec<(Position, u32)>,
+    setup: Vec<Vec<u32>>,
 }
 
 impl Board {
     /// The empty board of a variant.
     pub fn new(tables: Arc<Tables>) -> Board {
         let position = Position::start(&tables);
+        let setup = vec![Vec::new(); tables.variant.num_colors()];
         Board {
             tables,
             position,
             history: Vec::new(),
+            setup,
         }
     }
 
-    /// A game that starts from a given position (a setup) instead of the empty board.
-    pub fn from_position(tables: Arc<Tables>, position: Position) -> Board {
-        Board {
+    /// A game that starts from a setup (checked by [`Position::from_setup`]) instead of the
+    /// empty board.
+    ///
+    /// ```
+    /// use blokus_core::{tables, Board, Setup, SetupTurn};
+    /// let t = tables("3d_tower").unwrap();
+    /// let ids = |texts: &[&str]| -> Vec<u32> {
+    ///     texts.iter().map(|m| blokus_core::notation::parse_move(&t, m).unwrap()).collect()
+    /// };
+    /// // Yellow's cube rests on Blue's: listed first all the same.
+    /// let setup = Setup {
+    ///     placements: vec![ids(&["a1@1,b1@1"]), ids(&["a1@2,a2@1,a2@2"])],
+    ///     turn: SetupTurn::Color(2),
+    ///     out: 0,
+    /// };
+    /// let board = Board::from_setup(t.clone(), &setup).unwrap();
+    /// assert_eq!(board.turn(), Some(2));
+    /// assert_eq!(board.placements()[1], ids(&["a1@2,a2@1,a2@2"]));
+    /// ```
+    pub fn from_setup(tables: Arc<Tables>, setup: &Setup) -> Result<Board, SetupError> {
+        let position = Position::from_setup(&tables, setup)?;
+        let mut pieces = setup.placements.clone();
+        pieces.resize(tables.variant.num_colors(), Vec::new());
+        Ok(Board {
             tables,
             position,
             history: Vec::new(),
-        }
+            setup: pieces,
+        })
     }
 
     /// The position the game started from: the empty board, or a setup.
     pub fn start_position(&self) -> &Position {
         self.history.first().map_or(&self.position, |(p, _)| p)
+    }
+
+    /// The game at its start (the empty board or its setup), without the moves.
+    pub fn start(&self) -> Board {
+        Board {
+            tables: Arc::clone(&self.tables),
+            position: *self.start_position(),
+            history: Vec::new(),
+            setup: self.setup.clone(),
+        }
+    }
+
+    /// Placement ids of each colour's pieces on the board, in the order they were put down:
+    /// the setup's, then the moves played; each colour's last piece comes last.
+    pub fn placements(&self) -> Vec<Vec<u32>> {
+        let mut out = self.setup.clone();
+        for (before, id) in &self.history {
+            out[before.to_move as usize].push(*id);
+        }
+        out
     }
 
     /// The tables.

@@ -2,13 +2,23 @@
 //! the setup properties of SGF files and in position strings.
 //!
 //! A setup may put any piece anywhere on free cells, but it must still describe a board of the
-//! game: no two pieces overlap, a colour has no more copies of a piece than the variant gives it,
-//! and no two pieces of one colour share an edge (so each piece is one edge-connected group of its
-//! colour's cells, and the cells alone say where the pieces are).
+//! game: no two pieces overlap and a colour has no more copies of a piece than the variant gives
+//! it. Each rule family adds what its boards always have:
+//!
+//! - the corner rule: no two pieces of one colour share an edge (so each piece is one
+//!   edge-connected group of its colour's cells, and the cells alone say where the pieces are);
+//! - the stacking rule (Blokus 3D): nothing empty beneath a cube (the board is a height map).
+//!   Pieces of one colour share faces there, so the cells do not say where the pieces are: a
+//!   setup lists them, and a [`crate::Board`] remembers them.
+//!
+//! The order of the pieces does not matter, except that a colour's last piece comes last: a
+//! cube may be listed before the one it rests on.
 
 use crate::bits::Bits;
 use crate::position::{Position, NO_COLOR};
+use crate::stacking;
 use crate::table::Tables;
+use crate::variant::Rules;
 
 /// Who is to move in a setup position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +39,10 @@ pub struct Setup {
     pub placements: Vec<Vec<u32>>,
     /// Who is to move.
     pub turn: SetupTurn,
-    /// Bit `c` set when colour `c` is already out of the game (it must have no legal move).
+    /// Bit `c` set when colour `c` is already out of the game. Under the corner rule (and under
+    /// the stacking rule with blocked colours skipped) it must have no legal move; under the
+    /// stacking rule with knock-out it may have one: it could not move on an earlier turn, and
+    /// stays out even though room has opened since.
     pub out: u8,
 }
 
@@ -82,6 +95,21 @@ pub enum SetupError {
         /// The first cell sharing an edge.
         cell: usize,
     },
+    /// A cube has an empty cell beneath it (stacking rule).
+    Unsupported {
+        /// The colour.
+        color: usize,
+        /// Index in the colour's list.
+        index: usize,
+        /// The first such cube.
+        cell: usize,
+    },
+    /// A colour is listed as out where blocked colours are only skipped (stacking rule with
+    /// `blocked = skip`): nobody is out before the game is over.
+    NeverOut {
+        /// The colour.
+        color: usize,
+    },
     /// The colour to move has no legal move.
     CannotMove {
         /// The colour.
@@ -111,7 +139,8 @@ impl SetupError {
             SetupError::NoPlacement { color, index, .. }
             | SetupError::TooManyCopies { color, index, .. }
             | SetupError::Overlap { color, index, .. }
-            | SetupError::OwnEdge { color, index, .. } => Some((color, index)),
+            | SetupError::OwnEdge { color, index, .. }
+            | SetupError::Unsupported { color, index, .. } => Some((color, index)),
             _ => None,
         }
     }
@@ -125,6 +154,8 @@ impl SetupError {
             | SetupError::TooManyCopies { color, .. }
             | SetupError::Overlap { color, .. }
             | SetupError::OwnEdge { color, .. }
+            | SetupError::Unsupported { color, .. }
+            | SetupError::NeverOut { color }
             | SetupError::CannotMove { color }
             | SetupError::ToMoveIsOut { color }
             | SetupError::CanMove { color }
@@ -141,6 +172,8 @@ impl SetupError {
             SetupError::TooManyCopies { .. } => "too_many_copies",
             SetupError::Overlap { .. } => "overlap",
             SetupError::OwnEdge { .. } => "own_edge",
+            SetupError::Unsupported { .. } => "unsupported",
+            SetupError::NeverOut { .. } => "never_out",
             SetupError::CannotMove { .. } => "cannot_move",
             SetupError::ToMoveIsOut { .. } => "to_move_is_out",
             SetupError::CanMove { .. } => "can_move",
@@ -207,6 +240,24 @@ impl SetupError {
                 v.cell_name(cell),
                 color(c)
             ),
+            SetupError::Unsupported { color, index, cell } => {
+                let below = t
+                    .stacking
+                    .as_ref()
+                    .and_then(|st| st.below(cell))
+                    .map_or(String::new(), |b| format!(" ({} is empty)", v.cell_name(b)));
+                format!(
+                    "{}: nothing beneath {}{below}",
+                    piece(color, index),
+                    v.cell_name(cell)
+                )
+            }
+            SetupError::NeverOut { color: c } => format!(
+                "{} is listed as out, but {} skips a blocked colour instead: nobody is out \
+                 before the game is over",
+                color(c),
+                v.id
+            ),
             SetupError::CannotMove { color: c } => {
                 format!("{} is to move but has no legal move", color(c))
             }
@@ -246,10 +297,12 @@ fn ordinal(n: usize) -> String {
 
 impl Position {
     /// The position a setup describes, checked: pieces on free cells, no more copies than the
-    /// variant gives, no two pieces of a colour sharing an edge, and a colour to move that can
-    /// move (or no moves left at all when the game is said to be over).
+    /// variant gives, what the variant's rule family demands of every board (see the module
+    /// docs), out colours as the rules allow, and a colour to move that can move (or no moves
+    /// left at all when the game is said to be over).
     pub fn from_setup(t: &Tables, setup: &Setup) -> Result<Position, SetupError> {
         let n = t.variant.num_colors();
+        let rules = t.variant.rules;
         if setup.placements.len() > n {
             return Err(SetupError::TooManyColors {
                 given: setup.placements.len(),
@@ -274,11 +327,25 @@ impl Position {
                 if let Some(cell) = (p.mask & pos.occupied).iter().next() {
                     return Err(SetupError::Overlap { color, index, cell });
                 }
-                if let Some(cell) = (p.mask & pos.forbidden[color]).iter().next() {
-                    return Err(SetupError::OwnEdge { color, index, cell });
+                if rules == Rules::Corner {
+                    if let Some(cell) = (p.mask & pos.forbidden[color]).iter().next() {
+                        return Err(SetupError::OwnEdge { color, index, cell });
+                    }
                 }
                 pos.place(t, color, id);
             }
+        }
+        if let Rules::Stacking { .. } = rules {
+            // Pieces came in any order, so support is checked on the whole board, and the
+            // surface (kept up to date by play) is found afresh.
+            for (color, ids) in setup.placements.iter().enumerate() {
+                for (index, &id) in ids.iter().enumerate() {
+                    if let Some(cell) = stacking::unsupported(t, &pos, id) {
+                        return Err(SetupError::Unsupported { color, index, cell });
+                    }
+                }
+            }
+            pos.surface = stacking::surface(t, &pos.occupied);
         }
         let all = ((1u16 << n) - 1) as u8;
         for c in 0..8 {
@@ -286,9 +353,11 @@ impl Position {
                 return Err(SetupError::NoColor { color: c });
             }
         }
-        for c in (0..n).filter(|c| setup.out & (1 << c) != 0) {
-            if pos.has_move(t, c) {
-                return Err(SetupError::CanMove { color: c });
+        if !rules.out_by_history() {
+            for c in (0..n).filter(|c| setup.out & (1 << c) != 0) {
+                if pos.has_move(t, c) {
+                    return Err(SetupError::CanMove { color: c });
+                }
             }
         }
         pos.out = setup.out & all;
@@ -307,10 +376,17 @@ impl Position {
             }
             SetupTurn::FirstFrom(c) => pos.set_turn(t, c),
             SetupTurn::GameOver => {
-                if let Some(c) = (0..n).find(|&c| pos.has_move(t, c)) {
+                let out = pos.out;
+                if let Some(c) = (0..n).find(|&c| out & (1 << c) == 0 && pos.has_move(t, c)) {
                     return Err(SetupError::NotOver { color: c });
                 }
                 pos.set_turn(t, 0);
+            }
+        }
+        if !rules.knocks_out() && pos.to_move != NO_COLOR {
+            // Blocked colours are skipped, so nobody is out while the game goes on.
+            if let Some(c) = (0..n).find(|&c| setup.out & (1 << c) != 0) {
+                return Err(SetupError::NeverOut { color: c });
             }
         }
         debug_assert!(setup.turn != SetupTurn::GameOver || pos.to_move == NO_COLOR);
@@ -320,8 +396,13 @@ impl Position {
     /// Placement ids of each colour's pieces on the board, found from the cells (pieces of a
     /// colour never share an edge); each colour's last piece comes last.
     ///
-    /// Only for positions reached by play or setup, where every group is a placement.
-    pub fn placements(&self, t: &Tables) -> Vec<Vec<u32>> {
+    /// `None` under the stacking rule: there pieces of a colour share faces, so the cells do not
+    /// say where the pieces are ([`crate::Board::placements`] knows them). Only for positions
+    /// reached by play or setup, where every group is a placement.
+    pub fn placements_from_cells(&self, t: &Tables) -> Option<Vec<Vec<u32>>> {
+        if t.variant.rules != Rules::Corner {
+            return None;
+        }
         let n = t.variant.num_colors();
         let mut colors = vec![None; t.variant.num_cells()];
         for (c, cells) in self.cells[..n].iter().enumerate() {
@@ -345,7 +426,7 @@ impl Position {
                 ids.push(id);
             }
         }
-        out
+        Some(out)
     }
 }
 

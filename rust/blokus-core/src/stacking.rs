@@ -288,11 +288,7 @@ pub fn why_illegal(pos: &Position, t: &Tables, color: usize, id: u32) -> Option<
     if let Some(cell) = (s.mask & pos.occupied).iter().next() {
         return Some(Illegal::Overlap { cell });
     }
-    if let Some(cell) = s
-        .bottoms
-        .iter()
-        .find(|&c| st.below(c).is_some_and(|b| !pos.occupied.contains(b)))
-    {
+    if let Some(cell) = unsupported(t, pos, id) {
         return Some(Illegal::Unsupported { cell });
     }
     if pos.placed[color] > 0 {
@@ -322,6 +318,29 @@ pub fn place(pos: &mut Position, t: &Tables, color: usize, id: u32) {
     }
     pos.surface = (pos.surface & !s.bottoms) | s.tops;
     pos.attach[color] |= t.placements[id as usize].edges;
+}
+
+/// The first cube of placement `id` with an empty cell beneath it, if any: for setups, whose
+/// pieces come in any order, so support is checked once the board is complete.
+pub fn unsupported(t: &Tables, pos: &Position, id: u32) -> Option<usize> {
+    let st = stack_tables(t);
+    let s = &st.stacks[id as usize];
+    s.bottoms
+        .iter()
+        .find(|&c| st.below(c).is_some_and(|b| !pos.occupied.contains(b)))
+}
+
+/// The lowest free cell of each column that has room, on a board where nothing empty is
+/// beneath a cube: what play keeps as the position's `surface`.
+pub fn surface(t: &Tables, occupied: &Bits) -> Bits {
+    let st = stack_tables(t);
+    Bits::from_cells((0..t.variant.num_cells()).filter(|&c| {
+        !occupied.contains(c)
+            && match st.below(c) {
+                Some(b) => occupied.contains(b),
+                None => true,
+            }
+    }))
 }
 
 /// The surface of the empty structure: the ground layer.

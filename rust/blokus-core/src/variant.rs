@@ -49,6 +49,19 @@ impl Rules {
             Rules::Stacking { skip_blocked } => !skip_blocked,
         }
     }
+
+    /// Whether being out is a fact of the game's history rather than of the position: under the
+    /// stacking rule with knock-out, a colour that could not move once stays out even when room
+    /// opens later, so an out colour may have a legal move. (Under the corner rule a colour out
+    /// of moves never gets one back.)
+    pub fn out_by_history(self) -> bool {
+        matches!(
+            self,
+            Rules::Stacking {
+                skip_blocked: false
+            }
+        )
+    }
 }
 
 /// What happens to a colour that cannot place on its turn (Blokus 3D).

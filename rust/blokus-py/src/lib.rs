@@ -295,25 +295,21 @@ impl BoardCore {
             turn,
             out: out_bits,
         };
-        let position = Position::from_setup(t, &setup).map_err(|e| setup_error(py, t, e))?;
-        Ok(BoardCore {
-            board: Board::from_position(Arc::clone(t), position),
-        })
+        let board = Board::from_setup(Arc::clone(t), &setup).map_err(|e| setup_error(py, t, e))?;
+        Ok(BoardCore { board })
     }
 
     /// The game at its start (the empty board or its setup), without the moves.
     fn start(&self) -> BoardCore {
         BoardCore {
-            board: Board::from_position(
-                Arc::clone(self.board.tables()),
-                *self.board.start_position(),
-            ),
+            board: self.board.start(),
         }
     }
 
-    /// Placement ids of each colour's pieces on the board; each colour's last piece last.
+    /// Placement ids of each colour's pieces on the board, in the order they were put down
+    /// (the setup's, then the moves'); each colour's last piece last.
     fn placements(&self) -> Vec<Vec<u32>> {
-        self.board.position().placements(self.board.tables())
+        self.board.placements()
     }
 
     /// The last piece each colour placed (piece index), `None` before its first.
