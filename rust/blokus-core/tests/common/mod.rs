@@ -33,3 +33,20 @@ pub fn legal_texts(ply: &Value) -> Vec<String> {
         .map(|m| m.as_str().unwrap().to_string())
         .collect()
 }
+
+/// The legal moves of the board as sorted text, checked against the count.
+pub fn our_legal_texts(board: &blokus_core::Board) -> Vec<String> {
+    let mut ours: Vec<String> = board
+        .legal_moves()
+        .iter()
+        .map(|&id| board.move_text(id))
+        .collect();
+    ours.sort();
+    assert_eq!(ours.len(), board.count_moves());
+    ours
+}
+
+/// An unsigned field of a ply as `usize`.
+pub fn field(ply: &Value, name: &str) -> usize {
+    ply[name].as_u64().unwrap() as usize
+}
