@@ -92,6 +92,9 @@ pub struct StackTables {
     /// `by_base_piece[cell * num_pieces + piece]`: range into `candidates` of the placements of
     /// that piece whose lowest-numbered bottom cube is that cell.
     by_base_piece: Vec<(u32, u32)>,
+    /// Per cell: the base cells (lowest-numbered bottom cubes) of the placements covering it,
+    /// so the generator visits only bases whose placements can reach a contact cell.
+    reach: Vec<Bits>,
     candidates: Candidates,
 }
 
@@ -116,6 +119,7 @@ impl StackTables {
         let num_pieces = variant.pieces.len();
         let mut stacks = Vec::with_capacity(placements.len());
         let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); n * num_pieces];
+        let mut reach = vec![Bits::EMPTY; n];
         for (id, p) in placements.iter().enumerate() {
             let mut s = Stack {
                 mask: p.mask,
@@ -138,6 +142,9 @@ impl StackTables {
                 }
             }
             let base = s.bottoms.iter().next().expect("a piece has a lowest cube");
+            for &c in p.cells() {
+                reach[c as usize].insert(base);
+            }
             buckets[base * num_pieces + p.piece as usize].push(id as u32);
             stacks.push(s);
         }
@@ -171,6 +178,7 @@ impl StackTables {
             below,
             num_pieces,
             by_base_piece,
+            reach,
             candidates,
         }
     }
@@ -207,13 +215,19 @@ fn stack_tables(t: &Tables) -> &StackTables {
 /// for a later colour's first piece; anywhere for colour 0's first piece.
 #[inline]
 fn contact_and_bases(pos: &Position, st: &StackTables, color: usize) -> (Bits, Bits) {
-    if pos.placed[color] > 0 {
+    let (contact, bases) = if pos.placed[color] > 0 {
         (pos.attach[color], pos.surface)
     } else if color == 0 {
-        (!Bits::EMPTY, pos.surface)
+        return (!Bits::EMPTY, pos.surface);
     } else {
         (faces_of_all(pos), pos.surface & st.ground)
+    };
+    // Only bases whose placements can cover a free contact cell can give a legal move.
+    let mut reachable = Bits::EMPTY;
+    for x in (contact & !pos.occupied).iter() {
+        reachable |= st.reach[x];
     }
+    (contact, bases & reachable)
 }
 
 /// Cells sharing a face with any cube on the board (some may be occupied).
