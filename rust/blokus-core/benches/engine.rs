@@ -3,7 +3,7 @@
 
 use std::hint::black_box;
 
-use blokus_core::playout::{play_game, play_uniform_fast, Policy};
+use blokus_core::playout::{play_game, play_uniform_fast, Playout, Policy};
 use blokus_core::rng::Rng;
 use blokus_core::{tables, Board, Tables, Variant};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -28,9 +28,14 @@ fn random_games(c: &mut Criterion) {
     for &id in VARIANTS {
         let t = tables(id).unwrap();
         let mut rng = Rng::new(1);
-        g.bench_function(id, |b| {
-            b.iter(|| black_box(play_uniform_fast(&t, &mut rng, None)))
-        });
+        match Playout::new(&t) {
+            Some(mut game) => {
+                g.bench_function(id, |b| b.iter(|| black_box(game.play_out(&mut rng, None))))
+            }
+            None => g.bench_function(id, |b| {
+                b.iter(|| black_box(play_uniform_fast(&t, &mut rng, None)))
+            }),
+        };
     }
     g.finish();
     // The plain path: one position, sampled by counting (or listing) each turn.

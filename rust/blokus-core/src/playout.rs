@@ -98,16 +98,18 @@ pub fn selfplay(
             let t = Arc::clone(t);
             s.spawn(move || {
                 let mut buf = Vec::with_capacity(2048);
+                // One incremental playout per thread, reused from game to game.
+                let mut fast = Playout::new(&t);
                 for (j, r) in slot.iter_mut().enumerate() {
                     let i = (k * chunk + j) as u64;
                     let mut rng = Rng::new(game_seed(seed, i));
-                    *r = Some(match policy {
-                        Policy::Uniform => {
+                    *r = Some(match (policy, fast.as_mut()) {
+                        (Policy::Uniform, Some(game)) => {
                             let mut moves = Vec::new();
-                            let points = play_uniform_fast(&t, &mut rng, Some(&mut moves));
+                            let points = game.play_out(&mut rng, Some(&mut moves));
                             GameRecord { moves, points }
                         }
-                        Policy::Greedy => play_game(&t, &mut rng, policy, &mut buf, keep_moves),
+                        _ => play_game(&t, &mut rng, policy, &mut buf, keep_moves),
                     });
                 }
             });
@@ -186,11 +188,33 @@ impl<'t> Playout<'t> {
             avail: [s.available(all); MAX_COLORS],
             scratch: Vec::with_capacity(64),
         };
-        for c in 0..t.variant.num_colors() {
-            let fresh = p.pos.attach[c] & !p.pos.forbidden[c];
-            p.add_cells(c, &fresh);
-        }
+        p.reset();
         Some(p)
+    }
+
+    /// Back to the start of a game, keeping the buffers (the caches of cells that are not live
+    /// are never read, so they need no clearing).
+    pub fn reset(&mut self) {
+        self.pos = Position::start(self.t);
+        self.live = [Bits::EMPTY; MAX_COLORS];
+        self.avail = [self.all_pieces; MAX_COLORS];
+        for c in 0..self.t.variant.num_colors() {
+            let fresh = self.pos.attach[c] & !self.pos.forbidden[c];
+            self.add_cells(c, &fresh);
+        }
+    }
+
+    /// Plays a whole uniformly random game from the start; returns the points per colour and
+    /// appends the moves to `moves` if given.
+    pub fn play_out(&mut self, rng: &mut Rng, mut moves: Option<&mut Vec<u32>>) -> Vec<i32> {
+        self.reset();
+        while let Some(id) = self.sample(rng) {
+            if let Some(m) = moves.as_deref_mut() {
+                m.push(id);
+            }
+            self.play(id);
+        }
+        score::points(self.t, &self.pos, self.t.variant.scoring)
     }
 
     /// Computes the slots of new attach cells of `c` and keeps those where something fits.
@@ -326,19 +350,14 @@ impl<'t> Playout<'t> {
 /// Plays one uniformly random game with [`Playout`] (falling back to [`play_game`] where the
 /// variant has no bit-sliced tables). Returns the points per colour.
 pub fn play_uniform_fast(t: &Tables, rng: &mut Rng, moves: Option<&mut Vec<u32>>) -> Vec<i32> {
-    let Some(mut game) = Playout::new(t) else {
-        let record = play_game(t, rng, Policy::Uniform, &mut Vec::new(), moves.is_some());
-        if let Some(m) = moves {
-            *m = record.moves;
+    match Playout::new(t) {
+        Some(mut game) => game.play_out(rng, moves),
+        None => {
+            let record = play_game(t, rng, Policy::Uniform, &mut Vec::new(), moves.is_some());
+            if let Some(m) = moves {
+                *m = record.moves;
+            }
+            record.points
         }
-        return record.points;
-    };
-    let mut moves = moves;
-    while let Some(id) = game.sample(rng) {
-        if let Some(m) = moves.as_deref_mut() {
-            m.push(id);
-        }
-        game.play(id);
     }
-    score::points(t, &game.pos, t.variant.scoring)
 }
