@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from blokus import Board
@@ -29,7 +31,8 @@ def test_perft_after_moves(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_variant_file_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["selfplay", "--variant", "examples/mini.toml", "--games", "5", "--threads", "1"]) == 0
+    mini = str(Path(__file__).resolve().parent.parent / "examples" / "mini.toml")
+    assert main(["selfplay", "--variant", mini, "--games", "5", "--threads", "1"]) == 0
     assert capsys.readouterr().out.startswith("mini: 5 uniform games")
     assert main(["perft", "--variant", "nope"]) == 2
     assert 'unknown variant "nope"' in capsys.readouterr().err
