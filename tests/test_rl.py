@@ -134,3 +134,15 @@ def test_gymnasium_vector_env() -> None:
         finished += int(terminated.sum())
         assert not truncated.any()
     assert finished >= 4
+
+
+def test_batch_env_of_a_variant_without_placements() -> None:
+    # A hexagon of edge 1 has no room for a six-triangle piece: no action at all.
+    v = blokus.Variant({"id": "tiny", "board": {"geometry": "triangle", "edge": 1}, "colors": ["A"],
+                        "players": [[0]], "shared_start_points": ["a1"], "pieces": {"only": ["I6"]}})
+    assert v.num_placements == 0
+    for threads in (1, 2, 3):
+        env = BatchEnv(v, batch_size=2, threads=threads)
+        assert env.legal_action_mask.shape == (2, 0) and env.terminated.all()
+        env.step([0, 0])  # finished games ignore their actions
+        assert (env.current_player == -1).all()

@@ -69,6 +69,38 @@ pub struct Outputs<'a> {
     pub terminated: &'a mut [bool],
 }
 
+impl<'a> Outputs<'a> {
+    /// Splits off the rows of the first `k` games.
+    fn split_first(self, k: usize, t: &Tables, grid: &Grid) -> (Outputs<'a>, Outputs<'a>) {
+        let v = &t.variant;
+        let (o1, o2) = self
+            .observation
+            .split_at_mut(k * v.num_colors() * grid.size());
+        let (m1, m2) = self.legal_action_mask.split_at_mut(k * t.num_placements());
+        let (r1, r2) = self.rewards.split_at_mut(k * v.num_players());
+        let (p1, p2) = self.current_player.split_at_mut(k);
+        let (c1, c2) = self.current_color.split_at_mut(k);
+        let (e1, e2) = self.terminated.split_at_mut(k);
+        let first = Outputs {
+            observation: o1,
+            legal_action_mask: m1,
+            rewards: r1,
+            current_player: p1,
+            current_color: c1,
+            terminated: e1,
+        };
+        let rest = Outputs {
+            observation: o2,
+            legal_action_mask: m2,
+            rewards: r2,
+            current_player: p2,
+            current_color: c2,
+            terminated: e2,
+        };
+        (first, rest)
+    }
+}
+
 /// Why a step could not be taken.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StepError {
@@ -120,6 +152,32 @@ impl Batch {
             }
         }
         Ok(())
+    }
+
+    /// [`Batch::write`] on `threads` threads, each writing the rows of a run of games.
+    pub fn write_on_threads(
+        t: &Tables,
+        grid: &Grid,
+        games: &[Position],
+        ended: &[bool],
+        out: Outputs<'_>,
+        threads: usize,
+    ) {
+        let chunk = games.len().div_ceil(threads.max(1)).max(1);
+        if chunk >= games.len() {
+            Batch::write(t, grid, games, ended, out, &mut Vec::with_capacity(4096));
+            return;
+        }
+        std::thread::scope(|s| {
+            let mut rest = out;
+            for (games, ended) in games.chunks(chunk).zip(ended.chunks(chunk)) {
+                let (part, others) = rest.split_first(games.len(), t, grid);
+                rest = others;
+                s.spawn(move || {
+                    Batch::write(t, grid, games, ended, part, &mut Vec::with_capacity(4096))
+                });
+            }
+        });
     }
 
     /// Writes the outputs of `games` (the slices are those games' rows). `ended[g]` says the

@@ -664,65 +664,16 @@ impl BatchCore {
             color.as_slice_mut()?,
             term.as_slice_mut()?,
         );
-        let n = self.games.len();
-        if n == 0 {
-            return Ok(());
-        }
-        let (nc, np, na, gs) = (
-            t.variant.num_colors(),
-            t.variant.num_players(),
-            t.num_placements(),
-            self.grid.size(),
-        );
-        let chunk = n.div_ceil(self.threads);
-        let (games, ended, grid) = (&self.games, &self.ended, &self.grid);
-        py.detach(|| {
-            if self.threads == 1 {
-                let out = Outputs {
-                    observation: obs,
-                    legal_action_mask: mask,
-                    rewards,
-                    current_player: player,
-                    current_color: color,
-                    terminated: term,
-                };
-                Batch::write(t, grid, games, ended, out, &mut Vec::with_capacity(4096));
-                return;
-            }
-            std::thread::scope(|s| {
-                let parts = obs
-                    .chunks_mut(chunk * nc * gs)
-                    .zip(mask.chunks_mut(chunk * na))
-                    .zip(rewards.chunks_mut(chunk * np))
-                    .zip(player.chunks_mut(chunk))
-                    .zip(color.chunks_mut(chunk))
-                    .zip(term.chunks_mut(chunk))
-                    .zip(games.chunks(chunk).zip(ended.chunks(chunk)));
-                for (
-                    (
-                        (
-                            (((observation, legal_action_mask), rewards), current_player),
-                            current_color,
-                        ),
-                        terminated,
-                    ),
-                    (games, ended),
-                ) in parts
-                {
-                    s.spawn(move || {
-                        let out = Outputs {
-                            observation,
-                            legal_action_mask,
-                            rewards,
-                            current_player,
-                            current_color,
-                            terminated,
-                        };
-                        Batch::write(t, grid, games, ended, out, &mut Vec::with_capacity(4096));
-                    });
-                }
-            })
-        });
+        let out = Outputs {
+            observation: obs,
+            legal_action_mask: mask,
+            rewards,
+            current_player: player,
+            current_color: color,
+            terminated: term,
+        };
+        let (games, ended, grid, threads) = (&self.games, &self.ended, &self.grid, self.threads);
+        py.detach(|| Batch::write_on_threads(t, grid, games, ended, out, threads));
         Ok(())
     }
 }
