@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import blokus
 from blokus import Board
 from blokus.errors import BlokusError, IllegalMoveError, InvalidMoveError, InvalidVariantError
+from blokus.rl import BatchEnv
 from reference import NEIGHBOURS, reference_legal_ids
 
 #: Variants the Python reference generator knows (Blokus 3D has its own, in the Rust tests).
@@ -161,6 +162,11 @@ def test_variant_spec_validation_never_crashes(variant: str, data: st.DataObject
         return
     b = Board(v)
     assert b.perft(1) == len(b.legal_moves)
+    # A spec that validates plays through the simulation paths too.
+    r = blokus.selfplay(v, games=1, seed=1, threads=1)
+    assert r.plies.shape == (1,)
+    env = BatchEnv(v, batch_size=2, threads=2)
+    assert env.legal_action_mask.shape == (2, v.num_placements)
 
 
 def test_blokus_errors_are_the_only_exceptions_of_bad_text() -> None:
