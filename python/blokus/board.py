@@ -91,7 +91,15 @@ class LegalMoves:
 
     def __iter__(self) -> Iterator[Move]:
         v = self._board.variant
-        return (Move._trusted(v, i) for i in self._board._core.legal_list())
+        new = object.__new__
+        moves = []
+        for i in self._board._core.legal_list():
+            # Inlined Move._trusted: a game loop builds a hundred of these per turn.
+            m = new(Move)
+            m._variant = v
+            m._id = i
+            moves.append(m)
+        return iter(moves)
 
     def __len__(self) -> int:
         return self._board._core.count_moves()
@@ -402,7 +410,7 @@ class Board:
 
 def _placement_id(v: Variant, move: MoveLike) -> int:
     if isinstance(move, Move):
-        if move.variant != v:
+        if move._variant is not v and move._variant != v:
             raise InvalidMoveError(f"move {move} belongs to {move.variant.id}, not {v.id}")
         return move.id
     if isinstance(move, str):

@@ -178,7 +178,7 @@ class Variant:
         raise KeyError(name)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Variant) and self._spec == other._spec
+        return self is other or (isinstance(other, Variant) and self._spec == other._spec)
 
     def __hash__(self) -> int:
         return hash(json.dumps(self._spec, sort_keys=True))
