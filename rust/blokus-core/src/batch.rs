@@ -6,6 +6,7 @@
 use crate::position::{Position, NO_COLOR};
 use crate::score;
 use crate::table::Tables;
+use crate::variant::Variant;
 
 /// The dense grid observations are drawn on: `(layers, rows, columns)` and each cell's index.
 #[derive(Clone, Debug)]
@@ -18,8 +19,8 @@ pub struct Grid {
 
 impl Grid {
     /// The grid of a variant's cells.
-    pub fn new(t: &Tables) -> Grid {
-        let cells = &t.variant.cells;
+    pub fn new(variant: &Variant) -> Grid {
+        let cells = &variant.cells;
         let dim = |k: usize| cells.iter().map(|c| c[k]).max().unwrap_or(0) as usize + 1;
         let (w, h, l) = (dim(0), dim(1), dim(2));
         let index = cells

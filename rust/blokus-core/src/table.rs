@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use crate::batch::Grid;
 use crate::bits::Bits;
 use crate::geometry::Coord;
 use crate::slices::Slices;
@@ -53,6 +54,8 @@ pub struct Tables {
     /// one cache line to read when a piece goes down, where the three masks take four.
     footprint: Vec<u16>,
     footprint_start: Vec<u32>,
+    /// The dense grid observations are drawn on.
+    pub grid: Grid,
     /// Bit-sliced generation tables (`None` if a piece set is too large for them).
     pub slices: Option<Slices>,
     /// `by_cell_piece[cell * num_pieces + piece]`: range into `list` of the placements of that
@@ -172,6 +175,7 @@ impl Tables {
             footprint.extend(p.corners.iter().map(|c| c as u16));
         }
         Tables {
+            grid: Grid::new(&variant),
             footprint,
             footprint_start,
             stacking,

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use blokus_core::batch::{Batch, Grid, Outputs, StepError};
+use blokus_core::batch::{Batch, Outputs, StepError};
 use blokus_core::notation::{move_text, parse_move};
 use blokus_core::playout::{list_moves_of, positions_of_games, selfplay, Policy};
 use blokus_core::rng::Rng;
@@ -435,7 +435,7 @@ impl BoardCore {
         if color >= t.variant.num_colors() {
             return Err(PyValueError::new_err(format!("no colour {color}")));
         }
-        let grid = Grid::new(t);
+        let grid = &t.grid;
         let mut planes = vec![0u8; t.variant.num_colors() * grid.size()];
         grid.observe(t, self.board.position(), color, &mut planes);
         let mut shape = vec![t.variant.num_colors()];
@@ -535,7 +535,6 @@ impl BoardCore {
 #[pyclass(module = "blokus._blokus")]
 struct BatchCore {
     t: Arc<Tables>,
-    grid: Grid,
     games: Vec<Position>,
     ended: Vec<bool>,
     threads: usize,
@@ -563,7 +562,7 @@ impl BatchCore {
         threads: usize,
     ) -> PyResult<BatchCore> {
         let t = &tables.t;
-        let grid = Grid::new(t);
+        let grid = &t.grid;
         let nc = t.variant.num_colors();
         let mut shape = vec![games, nc];
         if grid.shape[0] > 1 {
@@ -572,7 +571,6 @@ impl BatchCore {
         shape.extend_from_slice(&grid.shape[1..]);
         let core = BatchCore {
             t: Arc::clone(t),
-            grid,
             games: Batch::new(t, games).games,
             ended: vec![false; games],
             threads: threads.max(1),
@@ -672,7 +670,7 @@ impl BatchCore {
             current_color: color,
             terminated: term,
         };
-        let (games, ended, grid, threads) = (&self.games, &self.ended, &self.grid, self.threads);
+        let (games, ended, grid, threads) = (&self.games, &self.ended, &t.grid, self.threads);
         py.detach(|| Batch::write_on_threads(t, grid, games, ended, out, threads));
         Ok(())
     }
