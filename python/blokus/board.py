@@ -336,9 +336,8 @@ class Board:
         if not self.is_game_over():
             return None
         scores = self.scores()
-        best = max(scores)
         return Outcome(
-            winners=tuple(p for p, s in enumerate(scores) if s == best),
+            winners=tuple(self._core.winners()),
             scores=tuple(scores),
             points=tuple(self.points()),
             result=self.result(),

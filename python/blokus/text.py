@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from blokus import _blokus
+
 if TYPE_CHECKING:
     from blokus.board import Board
     from blokus.variant import Variant
@@ -18,12 +20,8 @@ def color_letters(variant: Variant) -> list[str]:
 
 
 def _column_name(x: int) -> str:
-    name = ""
-    n = x + 1
-    while n > 0:
-        n, r = divmod(n - 1, 26)
-        name = chr(ord("a") + r) + name
-    return name
+    """Pentobi's column letters (``a``..``z``, ``aa``, ...), from the core's notation."""
+    return _blokus.column_name(x)
 
 
 def board_text(board: Board) -> str:

@@ -86,11 +86,9 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
         self.board.push(int(action))
         self._cumulative_rewards[agent] = 0.0
         if self.board.is_game_over():
-            outcome = self.board.outcome()
-            assert outcome is not None
+            rewards = self.board._core.rewards()
             for p, a in enumerate(self.agents):
-                sole = len(outcome.winners) == 1
-                self.rewards[a] = (1.0 if sole else 0.0) if p in outcome.winners else -1.0
+                self.rewards[a] = rewards[p]
                 self.terminations[a] = True
         else:
             self.agent_selection = self._agent_of_turn()

@@ -219,18 +219,7 @@ impl Batch {
             let rewards = &mut out.rewards[g * np..(g + 1) * np];
             rewards.fill(0.0);
             if ended[g] {
-                let points = score::points(t, pos, t.variant.scoring);
-                let scores = score::scores(t, &points);
-                let winners = score::winners(&scores);
-                for (p, r) in rewards.iter_mut().enumerate() {
-                    *r = if !winners.contains(&p) {
-                        -1.0
-                    } else if winners.len() == 1 {
-                        1.0
-                    } else {
-                        0.0
-                    };
-                }
+                rewards.copy_from_slice(&score::rewards(t, pos));
             }
             if pos.is_game_over() {
                 out.current_player[g] = -1;

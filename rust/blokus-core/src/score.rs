@@ -81,3 +81,22 @@ pub fn result_line(t: &Tables, points: &[i32]) -> String {
             .join(" ")
     }
 }
+
+/// The players who win a finished position (all of the tied ones).
+pub fn winners_of(t: &Tables, pos: &Position) -> Vec<usize> {
+    let points = points(t, pos, t.variant.scoring);
+    winners(&scores(t, &points))
+}
+
+/// Reinforcement-learning rewards of a finished game, per player: +1 for a sole winner, 0 for
+/// tied winners, -1 for the others.
+pub fn rewards(t: &Tables, pos: &Position) -> Vec<f32> {
+    let winners = winners_of(t, pos);
+    (0..t.variant.num_players())
+        .map(|p| match (winners.contains(&p), winners.len()) {
+            (false, _) => -1.0,
+            (true, 1) => 1.0,
+            (true, _) => 0.0,
+        })
+        .collect()
+}

@@ -413,6 +413,14 @@ impl BoardCore {
     fn result_line(&self) -> String {
         self.board.result_line()
     }
+    /// The winning players (ties included), as the rules of the variant decide.
+    fn winners(&self) -> Vec<usize> {
+        score::winners_of(self.board.tables(), self.board.position())
+    }
+    /// +1 sole winner, 0 tied winner, -1 otherwise, per player.
+    fn rewards(&self) -> Vec<f32> {
+        score::rewards(self.board.tables(), self.board.position())
+    }
     /// Colour covering each cell, -1 if empty.
     fn cell_colors(&self) -> Vec<i8> {
         let pos = self.board.position();
@@ -761,6 +769,12 @@ fn list_moves(py: Python<'_>, tables: &TablesCore, games: usize, seed: u64) -> (
     })
 }
 
+/// Pentobi's column letters for a 0-based column.
+#[pyfunction]
+fn column_name(x: u32) -> String {
+    blokus_core::geometry::column_name(x as i32)
+}
+
 #[pyfunction]
 fn builtin_variant_ids() -> Vec<&'static str> {
     builtin_ids()
@@ -779,6 +793,7 @@ fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BatchCore>()?;
     m.add_function(wrap_pyfunction!(selfplay_games, m)?)?;
     m.add_function(wrap_pyfunction!(list_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(column_name, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_ids, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_spec, m)?)?;
     Ok(())
