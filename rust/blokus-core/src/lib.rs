@@ -13,6 +13,7 @@
 pub mod batch;
 pub mod bits;
 pub mod board;
+pub mod directed;
 pub mod geometry;
 pub mod notation;
 pub mod piece;

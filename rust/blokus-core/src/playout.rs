@@ -3,11 +3,12 @@
 use std::sync::Arc;
 
 use crate::bits::Bits;
+use crate::directed::{Available, DirSlice, DirSlices};
 use crate::position::{Position, NO_COLOR};
 use crate::rng::Rng;
 use crate::score;
-use crate::slices::{Slice, Slices, SLICE_WORDS};
-use crate::table::Tables;
+use crate::slices::{Slice, Slices};
+use crate::table::{Directed, Tables};
 use crate::variant::MAX_COLORS;
 
 /// How a colour chooses its move.
@@ -152,61 +153,61 @@ pub fn list_moves_of(t: &Tables, positions: &[Position]) -> u64 {
 }
 
 /// A game played forward only, as fast as possible: for every colour and every attach cell it
-/// can still use, the slots of the placements through that cell that avoid the colour's
-/// forbidden cells are kept up to date as pieces go down, so a move costs work only near the
-/// piece just placed. Moves are sampled from the multiset of (attach cell, slot) pairs and a
-/// placement through `m` attach cells is accepted with probability `1/m`, which makes the
-/// choice uniform over distinct legal placements.
-pub struct Playout<'t> {
+/// can still use, the slots of the legal placements through that cell (in the cell's
+/// [corner-directed layout](crate::directed)) are kept up to date as pieces go down, so a move
+/// costs work only near the piece just placed. Moves are sampled from the multiset of
+/// (attach cell, slot) pairs and a placement through `m` attach cells is accepted with
+/// probability `1/m`, which makes the choice uniform over distinct legal placements. A
+/// colour's first piece (through its start points) comes from [`Position::sample_move`].
+pub struct Engine<'t, const W: usize> {
     t: &'t Tables,
     s: &'t Slices,
-    /// The position.
-    pub pos: Position,
-    /// `cache[color * cells + cell]`, meaningful for the cells of `live[color]`.
-    cache: Vec<Slice>,
-    /// Attach cells not forbidden through which some placement still fits.
+    ds: &'t DirSlices<W>,
+    pos: Position,
+    /// `cache[color * cells + cell]`: the legal placements through the cell, meaningful for
+    /// the cells of `live[color]`.
+    cache: Vec<DirSlice<W>>,
+    /// `dir[color * cells + cell]`: the direction of the cell's layout.
+    dir: Vec<u8>,
+    /// Attach cells with at least one legal placement through them.
     live: [Bits; MAX_COLORS],
-    all_pieces: [Slice; 2],
-    /// Per colour, the slots of the pieces it still has (changes only when it moves).
-    avail: [[Slice; 2]; MAX_COLORS],
+    all_pieces: Available<W>,
+    /// Per colour and layout: the slots of the pieces it still has.
+    avail: [Available<W>; MAX_COLORS],
     scratch: Vec<(u16, u32)>,
+    first_scratch: Vec<(u16, Slice)>,
 }
 
-impl<'t> Playout<'t> {
-    /// A game at the start, or `None` if the variant has no bit-sliced tables.
-    pub fn new(t: &'t Tables) -> Option<Playout<'t>> {
-        let s = t.slices.as_ref()?;
+impl<'t, const W: usize> Engine<'t, W> {
+    fn new(t: &'t Tables, s: &'t Slices, ds: &'t DirSlices<W>) -> Engine<'t, W> {
         let n = t.variant.num_cells();
-        let all = (1u32 << t.variant.pieces.len()) - 1;
-        let mut p = Playout {
+        let all_pieces = ds.available((1u32 << t.variant.pieces.len()) - 1);
+        let mut e = Engine {
             t,
             s,
+            ds,
             pos: Position::start(t),
-            cache: vec![[0; SLICE_WORDS]; MAX_COLORS * n],
-            live: [Bits::EMPTY; MAX_COLORS],
-            all_pieces: s.available(all),
-            avail: [s.available(all); MAX_COLORS],
+            cache: vec![[0; W]; MAX_COLORS * n],
+            dir: vec![0; MAX_COLORS * n],
             scratch: Vec::with_capacity(64),
+            live: [Bits::EMPTY; MAX_COLORS],
+            avail: [all_pieces; MAX_COLORS],
+            all_pieces,
+            first_scratch: Vec::with_capacity(64),
         };
-        p.reset();
-        Some(p)
+        e.reset();
+        e
     }
 
     /// Back to the start of a game, keeping the buffers (the caches of cells that are not live
     /// are never read, so they need no clearing).
-    pub fn reset(&mut self) {
+    fn reset(&mut self) {
         self.pos = Position::start(self.t);
         self.live = [Bits::EMPTY; MAX_COLORS];
         self.avail = [self.all_pieces; MAX_COLORS];
-        for c in 0..self.t.variant.num_colors() {
-            let fresh = self.pos.attach[c] & !self.pos.forbidden[c];
-            self.add_cells(c, &fresh);
-        }
     }
 
-    /// Plays a whole uniformly random game from the start; returns the points per colour and
-    /// appends the moves to `moves` if given.
-    pub fn play_out(&mut self, rng: &mut Rng, mut moves: Option<&mut Vec<u32>>) -> Vec<i32> {
+    fn play_out(&mut self, rng: &mut Rng, mut moves: Option<&mut Vec<u32>>) -> Vec<i32> {
         self.reset();
         while let Some(id) = self.sample(rng) {
             if let Some(m) = moves.as_deref_mut() {
@@ -217,46 +218,85 @@ impl<'t> Playout<'t> {
         score::points(self.t, &self.pos, self.t.variant.scoring)
     }
 
-    /// Computes the slots of new attach cells of `c` and keeps those where something fits.
+    /// Computes the legal placements through new attach cells of `c` and keeps the cells
+    /// where there is one.
     fn add_cells(&mut self, c: usize, cells: &Bits) {
+        let (s, ds) = (self.s, self.ds);
         let n = self.t.variant.num_cells();
         for a in cells.iter() {
-            let ok = self.s.through(a, &self.all_pieces, &self.pos.forbidden[c]);
+            let dir = ds
+                .dir_toward(a, &self.pos.cells[c])
+                .expect("an attach cell touches its colour at a corner");
+            let avail = &self.avail[c][ds.layout_of(s, a, dir)];
+            let ok = ds.through(a, dir, avail, &self.pos.forbidden[c]);
             if ok.iter().any(|&w| w != 0) {
                 self.cache[c * n + a] = ok;
+                self.dir[c * n + a] = dir as u8;
                 self.live[c].insert(a);
             }
         }
     }
 
-    /// Plays placement `id` (legal for the colour to move) and finds the next colour to move.
-    pub fn play(&mut self, id: u32) {
-        let (t, s) = (self.t, self.s);
+    fn play(&mut self, id: u32) {
+        let (t, s, ds) = (self.t, self.s, self.ds);
         let n = t.variant.num_cells();
         let c = self.pos.to_move as usize;
         let before = self.pos.forbidden;
         let first = self.pos.placed[c] == 0;
         self.pos.place(t, c, id);
+        let (_, cells, edges, _) = t.footprint(id);
+        // Cells newly forbidden to a colour lie under the piece, or for the mover also along
+        // its edges; only attach cells near them can lose placements.
+        let mut reach = Bits::EMPTY;
+        for &x in cells {
+            reach |= *s.near(x as usize);
+        }
         for (d, before) in before.iter().enumerate().take(t.variant.num_colors()) {
+            // Colours without a piece on the board keep no caches.
+            if self.pos.placed[d] == 0 || (d == c && first) {
+                continue;
+            }
             let newly = self.pos.forbidden[d] & !*before;
             self.live[d] &= !self.pos.forbidden[d];
-            if d == c && first {
-                // Start points stop counting after the first piece.
-                self.live[d] &= self.pos.attach[d];
-            }
-            let mut reach = Bits::EMPTY;
-            for x in newly.iter() {
-                reach |= *s.near(x);
+            let mut reach = reach;
+            if d == c {
+                for &x in edges {
+                    if newly.contains(x as usize) {
+                        reach |= *s.near(x as usize);
+                    }
+                }
             }
             for a in (self.live[d] & reach).iter() {
+                let dir = self.dir[d * n + a] as usize;
                 let slot = &mut self.cache[d * n + a];
-                s.clear_near(a, slot, &newly);
+                ds.clear_near(a, dir, slot, &newly);
                 if slot.iter().all(|&w| w == 0) {
                     self.live[d].remove(a);
                 }
             }
         }
         let (piece, _, _, corners) = t.footprint(id);
+        if self.pos.available[c] & (1 << piece) == 0 {
+            for (cd, avail) in self.avail[c].iter_mut().enumerate().take(ds.num_layouts()) {
+                let gone = ds.piece_slots(cd, piece);
+                for w in 0..W {
+                    avail[w] &= !gone[w];
+                }
+            }
+            for a in self.live[c].iter() {
+                let dir = self.dir[c * n + a] as usize;
+                let gone = ds.piece_slots(ds.layout_of(s, a, dir), piece);
+                let slot = &mut self.cache[c * n + a];
+                let mut any = 0;
+                for w in 0..W {
+                    slot[w] &= !gone[w];
+                    any |= slot[w];
+                }
+                if any == 0 {
+                    self.live[c].remove(a);
+                }
+            }
+        }
         let mut fresh = Bits::EMPTY;
         for &x in corners {
             let x = x as usize;
@@ -265,32 +305,73 @@ impl<'t> Playout<'t> {
             }
         }
         self.add_cells(c, &fresh);
-        if self.pos.available[c] & (1 << piece) == 0 {
-            s.remove_piece(&mut self.avail[c], piece);
-        }
-        let (cache, live, avail) = (&self.cache, &self.live, &self.avail);
-        self.pos.advance_with(t, c, |_, d| {
-            live[d]
-                .iter()
-                .any(|a| s.any_available(&cache[d * n + a], &avail[d], a))
+        let live = &self.live;
+        self.pos.advance_with(t, c, |pos, d| {
+            if pos.placed[d] == 0 {
+                pos.has_move(t, d)
+            } else {
+                !live[d].is_empty()
+            }
         });
     }
 
-    /// The distinct placements the caches hold for the colour to move, sorted: the legal moves,
-    /// if the caches are right (for tests).
-    pub fn cached_moves(&self) -> Vec<u32> {
-        let (t, s) = (self.t, self.s);
+    /// Calls `f` with every legal placement of the colour to move, each once (from the caches,
+    /// after the colour's first piece); stops early when `f` returns `false`.
+    fn for_each_move<F: FnMut(u32) -> bool>(&self, mut f: F) -> bool {
+        let (t, s, ds) = (self.t, self.s, self.ds);
+        let n = t.variant.num_cells();
+        if self.pos.to_move == NO_COLOR {
+            return true;
+        }
+        let c = self.pos.to_move as usize;
+        if self.pos.placed[c] == 0 {
+            return self.pos.for_each_move(t, c, f);
+        }
+        // A placement through several live cells is listed from the first of them: the
+        // placements through cells already visited are cleared first.
+        let mut done = Bits::EMPTY;
+        for a in self.live[c].iter() {
+            let dir = self.dir[c * n + a] as usize;
+            let mut ok = self.cache[c * n + a];
+            ds.clear_near(a, dir, &mut ok, &done);
+            let base = ds.full_slots(s, a, dir);
+            for (w, &word) in ok.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let j = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if !f(s.id(a, base[j] as usize)) {
+                        return false;
+                    }
+                }
+            }
+            done.insert(a);
+        }
+        true
+    }
+
+    fn cached_moves(&self) -> Vec<u32> {
+        let (t, s, ds) = (self.t, self.s, self.ds);
         let n = t.variant.num_cells();
         if self.pos.to_move == NO_COLOR {
             return Vec::new();
         }
         let c = self.pos.to_move as usize;
-        let avail = s.available(self.pos.available[c]);
+        if self.pos.placed[c] == 0 {
+            let mut out = self.pos.legal_moves(t);
+            out.sort_unstable();
+            return out;
+        }
         let mut out = Vec::new();
         for a in self.live[c].iter() {
-            let k = s.count_available(&self.cache[c * n + a], &avail, a);
-            for i in 0..k as usize {
-                out.push(s.id(a, s.nth_available(&self.cache[c * n + a], &avail, a, i)));
+            let dir = self.dir[c * n + a] as usize;
+            for (w, &word) in self.cache[c * n + a].iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let j = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    out.push(s.id(a, ds.full_slot(s, a, dir, j)));
+                }
             }
         }
         out.sort_unstable();
@@ -298,24 +379,23 @@ impl<'t> Playout<'t> {
         out
     }
 
-    /// A uniformly random legal placement of the colour to move.
-    pub fn sample(&mut self, rng: &mut Rng) -> Option<u32> {
-        let (t, s) = (self.t, self.s);
+    fn sample(&mut self, rng: &mut Rng) -> Option<u32> {
+        let (t, s, ds) = (self.t, self.s, self.ds);
         let n = t.variant.num_cells();
         let c = self.pos.to_move;
         if c == NO_COLOR {
             return None;
         }
         let c = c as usize;
-        let avail = self.avail[c];
+        if self.pos.placed[c] == 0 {
+            return self.pos.sample_move(t, rng, &mut self.first_scratch);
+        }
         self.scratch.clear();
         let mut total = 0u64;
         for a in self.live[c].iter() {
-            let k = s.count_available(&self.cache[c * n + a], &avail, a);
-            if k > 0 {
-                total += u64::from(k);
-                self.scratch.push((a as u16, k));
-            }
+            let k = slots_in(&self.cache[c * n + a]);
+            total += u64::from(k);
+            self.scratch.push((a as u16, k));
         }
         if total == 0 {
             return None;
@@ -331,19 +411,121 @@ impl<'t> Playout<'t> {
                 k -= u64::from(count);
             }
             let (a, k) = pick.expect("k is below the total");
-            let slot = s.nth_available(&self.cache[c * n + a], &avail, a, k);
-            let entry = s.entry(a, slot);
+            let j = nth_slot(&self.cache[c * n + a], k);
+            let id = s.id(a, ds.full_slot(s, a, self.dir[c * n + a] as usize, j));
+            // The footprint read here is the one `play` reads next.
+            let (_, cells, _, _) = t.footprint(id);
             let live = &self.live[c];
-            let through = entry
-                .cells
-                .iter()
-                .filter(|&&x| x != u16::MAX && live.contains(x as usize))
-                .count() as u64;
-            let id = entry.id;
+            let through = cells.iter().filter(|&&x| live.contains(x as usize)).count() as u64;
             if through <= 1 || rng.below(through) == 0 {
                 return Some(id);
             }
         }
+    }
+}
+
+/// Number of slots in `slots`.
+#[inline]
+fn slots_in<const W: usize>(slots: &DirSlice<W>) -> u32 {
+    slots.iter().map(|w| w.count_ones()).sum()
+}
+
+/// The `k`-th set bit of `slots`.
+#[inline]
+fn nth_slot<const W: usize>(slots: &DirSlice<W>, mut k: usize) -> usize {
+    for (w, &word) in slots.iter().enumerate() {
+        let n = word.count_ones() as usize;
+        if k < n {
+            let mut bits = word;
+            for _ in 0..k {
+                bits &= bits - 1;
+            }
+            return w * 64 + bits.trailing_zeros() as usize;
+        }
+        k -= n;
+    }
+    unreachable!("k is below the number of slots")
+}
+
+/// An incremental playout ([`Engine`]) with slices as wide as the variant's pieces need.
+pub enum Playout<'t> {
+    /// One-word slices.
+    W1(Box<Engine<'t, 1>>),
+    /// Two-word slices.
+    W2(Box<Engine<'t, 2>>),
+    /// Four-word slices.
+    W4(Box<Engine<'t, 4>>),
+    /// Eight-word slices.
+    W8(Box<Engine<'t, 8>>),
+}
+
+macro_rules! each_width {
+    ($self:expr, $e:ident => $body:expr) => {
+        match $self {
+            Playout::W1($e) => $body,
+            Playout::W2($e) => $body,
+            Playout::W4($e) => $body,
+            Playout::W8($e) => $body,
+        }
+    };
+}
+
+impl<'t> Playout<'t> {
+    /// A game at the start, or `None` if the variant has no corner-directed tables.
+    pub fn new(t: &'t Tables) -> Option<Playout<'t>> {
+        let s = t.slices.as_ref()?;
+        Some(match t.directed.as_ref()? {
+            Directed::W1(ds) => Playout::W1(Box::new(Engine::new(t, s, ds))),
+            Directed::W2(ds) => Playout::W2(Box::new(Engine::new(t, s, ds))),
+            Directed::W4(ds) => Playout::W4(Box::new(Engine::new(t, s, ds))),
+            Directed::W8(ds) => Playout::W8(Box::new(Engine::new(t, s, ds))),
+        })
+    }
+
+    /// The position.
+    pub fn pos(&self) -> &Position {
+        each_width!(self, e => &e.pos)
+    }
+
+    /// Back to the start of a game.
+    pub fn reset(&mut self) {
+        each_width!(self, e => e.reset())
+    }
+
+    /// Plays a whole uniformly random game from the start; returns the points per colour and
+    /// appends the moves to `moves` if given.
+    pub fn play_out(&mut self, rng: &mut Rng, moves: Option<&mut Vec<u32>>) -> Vec<i32> {
+        each_width!(self, e => e.play_out(rng, moves))
+    }
+
+    /// Plays placement `id` (legal for the colour to move) and finds the next colour to move.
+    pub fn play(&mut self, id: u32) {
+        each_width!(self, e => e.play(id))
+    }
+
+    /// The distinct placements the caches hold for the colour to move, sorted: the legal moves,
+    /// if the caches are right (for tests).
+    pub fn cached_moves(&self) -> Vec<u32> {
+        each_width!(self, e => e.cached_moves())
+    }
+
+    /// A uniformly random legal placement of the colour to move.
+    pub fn sample(&mut self, rng: &mut Rng) -> Option<u32> {
+        each_width!(self, e => e.sample(rng))
+    }
+
+    /// Calls `f` with every legal placement of the colour to move, each once, in no particular
+    /// order; stops early when `f` returns `false`. Returns `false` if stopped early.
+    pub fn for_each_move<F: FnMut(u32) -> bool>(&self, f: F) -> bool {
+        each_width!(self, e => e.for_each_move(f))
+    }
+
+    /// Appends the legal placements of the colour to move to `out`, in no particular order.
+    pub fn legal_moves_into(&self, out: &mut Vec<u32>) {
+        self.for_each_move(|id| {
+            out.push(id);
+            true
+        });
     }
 }
 

@@ -4,7 +4,7 @@ use crate::bits::Bits;
 use crate::rng::Rng;
 use crate::slices::Slice;
 use crate::stacking;
-use crate::table::Tables;
+use crate::table::{Directed, Tables};
 use crate::variant::{Rules, MAX_COLORS, MAX_PIECES};
 
 /// Marker for "nobody to move": the game is over.
@@ -152,6 +152,17 @@ impl Position {
         let Some(slices) = &t.slices else {
             return self.for_each_move_by_lists(t, color, f);
         };
+        // After its first piece, a colour's attach cells touch it at a corner and the
+        // narrower corner-directed slices apply.
+        if self.placed[color] > 0 {
+            match &t.directed {
+                Some(Directed::W1(ds)) => return ds.for_each_move(slices, self, color, f),
+                Some(Directed::W2(ds)) => return ds.for_each_move(slices, self, color, f),
+                Some(Directed::W4(ds)) => return ds.for_each_move(slices, self, color, f),
+                Some(Directed::W8(ds)) => return ds.for_each_move(slices, self, color, f),
+                None => {}
+            }
+        }
         let mut blocked = self.forbidden[color];
         let candidates = self.attach[color] & !blocked;
         if candidates.is_empty() {
@@ -194,23 +205,39 @@ impl Position {
             return self.nth_move(t, rng.below(n as u64) as usize);
         };
         scratch.clear();
-        let mut blocked = self.forbidden[color];
-        let available = slices.available(self.available[color]);
-        let mut total = 0u64;
-        for cell in (self.attach[color] & !blocked).iter() {
-            let ok = slices.through(cell, &available, &blocked);
-            let n: u32 = ok.iter().map(|w| w.count_ones()).sum();
-            if n > 0 {
-                total += u64::from(n);
-                scratch.push((cell as u16, ok));
+        // Count the legal slots of every attach cell, keeping them; then pick one.
+        let directed = if self.placed[color] > 0 {
+            t.directed.as_ref()
+        } else {
+            None
+        };
+        let total = match directed {
+            Some(Directed::W1(ds)) => ds.collect_slots(slices, self, color, scratch),
+            Some(Directed::W2(ds)) => ds.collect_slots(slices, self, color, scratch),
+            Some(Directed::W4(ds)) => ds.collect_slots(slices, self, color, scratch),
+            Some(Directed::W8(ds)) => ds.collect_slots(slices, self, color, scratch),
+            None => {
+                let mut blocked = self.forbidden[color];
+                let available = slices.available(self.available[color]);
+                let mut total = 0u64;
+                for cell in (self.attach[color] & !blocked).iter() {
+                    let ok = slices.through(cell, &available, &blocked);
+                    let n: u32 = ok.iter().map(|w| w.count_ones()).sum();
+                    if n > 0 {
+                        total += u64::from(n);
+                        scratch.push((cell as u16, ok));
+                    }
+                    blocked.insert(cell);
+                }
+                total
             }
-            blocked.insert(cell);
-        }
+        };
         if total == 0 {
             return None;
         }
         let mut k = rng.below(total);
         for (cell, ok) in scratch.iter() {
+            let cell = *cell as usize;
             for (w, &word) in ok.iter().enumerate() {
                 let n = u64::from(word.count_ones());
                 if k < n {
@@ -218,9 +245,14 @@ impl Position {
                     for _ in 0..k {
                         bits &= bits - 1;
                     }
-                    return Some(
-                        slices.id(*cell as usize, w * 64 + bits.trailing_zeros() as usize),
-                    );
+                    let slot = w * 64 + bits.trailing_zeros() as usize;
+                    return Some(match directed {
+                        Some(Directed::W1(ds)) => ds.slot_id(slices, self, color, cell, slot),
+                        Some(Directed::W2(ds)) => ds.slot_id(slices, self, color, cell, slot),
+                        Some(Directed::W4(ds)) => ds.slot_id(slices, self, color, cell, slot),
+                        Some(Directed::W8(ds)) => ds.slot_id(slices, self, color, cell, slot),
+                        None => slices.id(cell, slot),
+                    });
                 }
                 k -= n;
             }
@@ -373,14 +405,14 @@ impl Position {
     #[inline]
     fn place_corner(&mut self, t: &Tables, c: usize, id: u32) {
         let (_, cells, edges, corners) = t.footprint(id);
-        let n = t.variant.num_colors();
+        let mut mask = Bits::EMPTY;
         for &x in cells {
-            let x = x as usize;
-            self.occupied.insert(x);
-            self.cells[c].insert(x);
-            for d in 0..n {
-                self.forbidden[d].insert(x);
-            }
+            mask.insert(x as usize);
+        }
+        self.occupied |= mask;
+        self.cells[c] |= mask;
+        for forbidden in self.forbidden.iter_mut().take(t.variant.num_colors()) {
+            *forbidden |= mask;
         }
         for &x in edges {
             self.forbidden[c].insert(x as usize);

@@ -20,18 +20,6 @@ pub const SLICE_WORDS: usize = 8;
 /// A set of slots.
 pub type Slice = [u64; SLICE_WORDS];
 const NO_PLACEMENT: u32 = u32::MAX;
-const NO_CELL: u16 = u16::MAX;
-/// Cells kept with each slot: the largest standard piece (a Trigon hexiamond) has 6.
-const ENTRY_CELLS: usize = 6;
-
-/// A slot of a cell: the placement there and its cells (padded with `u16::MAX`).
-#[derive(Clone, Copy, Debug)]
-pub struct SlotEntry {
-    /// Placement id.
-    pub id: u32,
-    /// Its cells.
-    pub cells: [u16; ENTRY_CELLS],
-}
 
 /// The slot layout and per-cell slices of a variant.
 #[derive(Debug, Default)]
@@ -42,16 +30,19 @@ pub struct Slices {
     piece_slots: Vec<Vec<Slice>>,
     /// Per cell: the slots that hold a placement on the board.
     fits: Vec<Slice>,
-    /// Per cell: `stride` entries, one per slot: the placement id (NO_PLACEMENT for an empty
-    /// slot) and its cells, side by side so that a sampled slot costs one cache miss.
-    entries: Vec<SlotEntry>,
+    /// Per cell: `stride` placement ids, one per slot (NO_PLACEMENT for an empty slot).
+    ids: Vec<u32>,
     stride: usize,
     /// Per cell `a`: the other cells covered by placements through `a`.
     near: Vec<Bits>,
     /// Per cell `a`: where its slices start in `near_slices`, one slice per cell of `near[a]` in
     /// increasing order, marking the slots whose placement covers that cell.
     near_start: Vec<u32>,
+    /// Per cell: the range of words of `near` that are not zero.
+    near_words: Vec<(u8, u8)>,
     near_slices: Vec<Slice>,
+    /// Per class: the (piece, orientation, cell of the orientation) of each slot.
+    slot_keys: Vec<Vec<(usize, usize, usize)>>,
 }
 
 #[inline]
@@ -66,9 +57,6 @@ impl Slices {
         placements: &[Placement],
         orientations: &[Vec<Vec<[i32; 3]>>],
     ) -> Option<Slices> {
-        if placements.iter().any(|p| p.cells().len() > ENTRY_CELLS) {
-            return None;
-        }
         let g = variant.geometry;
         let class_of = |c: [i32; 3]| u8::from(g.points_up(c).unwrap_or(false));
         let class: Vec<u8> = variant.cells.iter().map(|&c| class_of(c)).collect();
@@ -80,6 +68,7 @@ impl Slices {
             vec![Default::default(); num_classes];
         let mut piece_slots = vec![vec![[0u64; SLICE_WORDS]; num_pieces]; num_classes];
         let mut counts = vec![0usize; num_classes];
+        let mut slot_keys = vec![Vec::new(); num_classes];
         for (p, shapes) in orientations.iter().enumerate() {
             for (o, shape) in shapes.iter().enumerate() {
                 for (k, &c) in shape.iter().enumerate() {
@@ -90,6 +79,7 @@ impl Slices {
                     }
                     counts[cl] += 1;
                     slot_of[cl].insert((p, o, k), slot);
+                    slot_keys[cl].push((p, o, k));
                     set(&mut piece_slots[cl][p], slot);
                 }
             }
@@ -97,13 +87,6 @@ impl Slices {
         let stride = counts.iter().copied().max().unwrap_or(0);
         let n = variant.num_cells();
         let mut ids = vec![NO_PLACEMENT; n * stride];
-        let mut entries = vec![
-            SlotEntry {
-                id: NO_PLACEMENT,
-                cells: [NO_CELL; ENTRY_CELLS]
-            };
-            n * stride
-        ];
         let mut fits = vec![[0u64; SLICE_WORDS]; n];
         for (id, pl) in placements.iter().enumerate() {
             let shape = &orientations[pl.piece as usize][pl.orientation as usize];
@@ -112,9 +95,6 @@ impl Slices {
                 let cl = class[cell] as usize;
                 let slot = slot_of[cl][&(pl.piece as usize, pl.orientation as usize, k)];
                 ids[cell * stride + slot] = id as u32;
-                let e = &mut entries[cell * stride + slot];
-                e.id = id as u32;
-                e.cells[..pl.cells().len()].copy_from_slice(pl.cells());
                 set(&mut fits[cell], slot);
             }
         }
@@ -139,15 +119,18 @@ impl Slices {
             near_slices.extend(by_cell.into_values());
         }
         near_start.push(near_slices.len() as u32);
+        let near_words = near.iter().map(crate::directed::word_range).collect();
         Some(Slices {
             class,
             piece_slots,
             fits,
-            entries,
+            ids,
             stride,
             near,
             near_start,
+            near_words,
             near_slices,
+            slot_keys,
         })
     }
 
@@ -198,8 +181,9 @@ impl Slices {
         // in `near[a]`.
         let near = &self.near[a];
         let slices = &self.near_slices[self.near_start[a] as usize..];
+        let (lo, hi) = self.near_words[a];
         let mut rank = 0usize;
-        for w in 0..crate::bits::WORDS {
+        for w in lo as usize..hi as usize {
             let word = near.0[w];
             let mut hit = word & cells.0[w];
             while hit != 0 {
@@ -212,12 +196,6 @@ impl Slices {
             }
             rank += word.count_ones() as usize;
         }
-    }
-
-    /// The placement in slot `slot` of cell `a`, with its cells.
-    #[inline]
-    pub fn entry(&self, a: usize, slot: usize) -> &SlotEntry {
-        &self.entries[a * self.stride + slot]
     }
 
     /// The cells covered by placements through `a`, other than `a`.
@@ -266,10 +244,26 @@ impl Slices {
         unreachable!("k is below the number of slots")
     }
 
+    /// The class of cell `a` (0 on square boards; 0 down, 1 up on triangle boards).
+    #[inline]
+    pub fn class(&self, a: usize) -> usize {
+        self.class[a] as usize
+    }
+
+    /// Per class: the piece, orientation and cell of the orientation of each slot.
+    pub fn slot_keys(&self) -> &[Vec<(usize, usize, usize)>] {
+        &self.slot_keys
+    }
+
+    /// Whether slot `slot` of cell `a` holds a placement on the board.
+    pub fn fits(&self, a: usize, slot: usize) -> bool {
+        self.fits[a][slot >> 6] >> (slot & 63) & 1 != 0
+    }
+
     /// The placement id in slot `slot` of cell `a`.
     #[inline]
     pub fn id(&self, a: usize, slot: usize) -> u32 {
-        self.entries[a * self.stride + slot].id
+        self.ids[a * self.stride + slot]
     }
 }
 

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use crate::batch::Grid;
 use crate::bits::Bits;
+use crate::directed::{DirLayout, DirSlices};
 use crate::geometry::Coord;
 use crate::slices::Slices;
 use crate::stacking::StackTables;
@@ -50,14 +51,19 @@ pub struct Tables {
     /// The orientations of each piece, as normalized shapes.
     pub shapes: Vec<Vec<Vec<Coord>>>,
     /// Per placement: its piece, its cells, the cells sharing an edge with it and those touching it at a
-    /// corner only, as short lists (`[piece, counts, cells, edges, corners]` from `footprint_start[id]`):
-    /// one cache line to read when a piece goes down, where the three masks take four.
+    /// corner only, as short lists (`[piece, counts, cells, edges, corners]`), in records of
+    /// `footprint_stride` values starting at `footprint_start + id * footprint_stride`. The records
+    /// are whole 64-byte lines (one line for the flat games), so a piece going down costs one
+    /// cache line where the three masks take twelve.
     footprint: Vec<u16>,
-    footprint_start: Vec<u32>,
+    footprint_start: usize,
+    footprint_stride: usize,
     /// The dense grid observations are drawn on.
     pub grid: Grid,
     /// Bit-sliced generation tables (`None` if a piece set is too large for them).
     pub slices: Option<Slices>,
+    /// The narrower corner-directed slices of the incremental playout (with `slices`).
+    pub directed: Option<Directed>,
     /// `by_cell_piece[cell * num_pieces + piece]`: range into `list` of the placements of that
     /// piece covering that cell.
     by_cell_piece: Vec<(u32, u32)>,
@@ -69,6 +75,37 @@ pub struct Tables {
     pub corner_neighbours: Vec<Vec<u16>>,
     /// The tables of the stacking rule (Blokus 3D); `None` under the corner rule.
     pub stacking: Option<StackTables>,
+}
+
+/// [`DirSlices`] of the width the piece set needs.
+#[derive(Debug)]
+pub enum Directed {
+    /// One word per slice (Junior's pieces).
+    W1(DirSlices<1>),
+    /// Two words (the 21 polyominoes).
+    W2(DirSlices<2>),
+    /// Four words (Trigon's pieces).
+    W4(DirSlices<4>),
+    /// Eight words.
+    W8(DirSlices<8>),
+}
+
+impl Directed {
+    fn new(
+        variant: &Variant,
+        placements: &[Placement],
+        slices: &Slices,
+        shapes: &[Vec<Vec<Coord>>],
+    ) -> Option<Directed> {
+        let layout = DirLayout::new(variant, slices, shapes)?;
+        Some(match layout.words() {
+            1 => Directed::W1(DirSlices::new(variant, placements, slices, layout)),
+            2 => Directed::W2(DirSlices::new(variant, placements, slices, layout)),
+            4 => Directed::W4(DirSlices::new(variant, placements, slices, layout)),
+            8 => Directed::W8(DirSlices::new(variant, placements, slices, layout)),
+            _ => return None,
+        })
+    }
 }
 
 impl Tables {
@@ -148,6 +185,9 @@ impl Tables {
             Rules::Corner => (Slices::new(&variant, &placements, &all_shapes), None),
             Rules::Stacking { .. } => (None, Some(StackTables::new(&variant, &placements))),
         };
+        let directed = slices
+            .as_ref()
+            .and_then(|s| Directed::new(&variant, &placements, s, &all_shapes));
         let np = variant.pieces.len();
         let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); n * np];
         let mut by_cells = HashMap::with_capacity(placements.len());
@@ -164,26 +204,40 @@ impl Tables {
             list.extend(b);
             by_cell_piece.push((start, list.len() as u32));
         }
-        let mut footprint = Vec::new();
-        let mut footprint_start = Vec::with_capacity(placements.len());
-        for p in &placements {
-            footprint_start.push(footprint.len() as u32);
+        // Records padded to whole lines of 32 values; the buffer has room to start them on a
+        // line boundary.
+        let longest = placements
+            .iter()
+            .map(|p| 4 + p.cells().len() + (p.edges.count() + p.corners.count()) as usize)
+            .max()
+            .unwrap_or(4);
+        let footprint_stride = longest.div_ceil(32) * 32;
+        let mut footprint = vec![0u16; placements.len() * footprint_stride + 32];
+        let footprint_start = (64 - footprint.as_ptr() as usize % 64) % 64 / 2;
+        for (id, p) in placements.iter().enumerate() {
             let (e, k) = (p.edges.count(), p.corners.count());
-            footprint.extend([u16::from(p.piece), p.len as u16, e as u16, k as u16]);
-            footprint.extend_from_slice(p.cells());
-            footprint.extend(p.edges.iter().map(|c| c as u16));
-            footprint.extend(p.corners.iter().map(|c| c as u16));
+            let record = [u16::from(p.piece), p.len as u16, e as u16, k as u16]
+                .into_iter()
+                .chain(p.cells().iter().copied())
+                .chain(p.edges.iter().map(|c| c as u16))
+                .chain(p.corners.iter().map(|c| c as u16));
+            let start = footprint_start + id * footprint_stride;
+            for (slot, value) in footprint[start..].iter_mut().zip(record) {
+                *slot = value;
+            }
         }
         Tables {
             grid: Grid::new(&variant),
             footprint,
             footprint_start,
+            footprint_stride,
             stacking,
             variant,
             placements,
             orientations,
             shapes: all_shapes,
             slices,
+            directed,
             by_cell_piece,
             list,
             by_cells,
@@ -208,7 +262,8 @@ impl Tables {
     /// as lists.
     #[inline]
     pub fn footprint(&self, id: u32) -> (usize, &[u16], &[u16], &[u16]) {
-        let f = &self.footprint[self.footprint_start[id as usize] as usize..];
+        let start = self.footprint_start + id as usize * self.footprint_stride;
+        let f = &self.footprint[start..start + self.footprint_stride];
         let (piece, n, e, k) = (f[0] as usize, f[1] as usize, f[2] as usize, f[3] as usize);
         let f = &f[4..];
         (piece, &f[..n], &f[n..n + e], &f[n + e..n + e + k])

@@ -110,17 +110,28 @@ fn sampling_is_uniform_over_the_legal_moves() {
 #[test]
 fn incremental_playout_keeps_the_legal_moves() {
     use blokus_core::playout::Playout;
-    for id in ["duo", "classic_3", "junior", "trigon_3"] {
+    for id in [
+        "duo",
+        "classic",
+        "classic_3",
+        "junior",
+        "trigon",
+        "trigon_3",
+    ] {
         let t = tables(id).unwrap();
         let mut rng = blokus_core::rng::Rng::new(4);
         for _ in 0..5 {
             let mut game = Playout::new(&t).unwrap();
-            while !game.pos.is_game_over() {
-                let mut legal = game.pos.legal_moves(&t);
+            while !game.pos().is_game_over() {
+                let mut legal = game.pos().legal_moves(&t);
                 legal.sort_unstable();
                 assert_eq!(game.cached_moves(), legal, "{id}");
+                let mut listed = Vec::new();
+                game.legal_moves_into(&mut listed);
+                listed.sort_unstable();
+                assert_eq!(listed, legal, "{id}: listed once each");
                 let m = game.sample(&mut rng).unwrap();
-                assert!(game.pos.is_legal(&t, m));
+                assert!(game.pos().is_legal(&t, m));
                 game.play(m);
             }
             assert_eq!(game.sample(&mut rng), None);

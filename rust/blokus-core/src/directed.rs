@@ -1,0 +1,447 @@
+//! Corner-directed bit slices: the narrow tables of the incremental playout.
+//!
+//! An attach cell `a` of a colour touches one of the colour's cells `d` at a corner. The cells
+//! sharing an edge with `d` are forbidden to the colour and `d` is occupied, so a legal
+//! placement through `a` never covers them: of the slots [`Slices`] keeps for `a`, only those
+//! whose piece leaves `d` and its edge neighbours free can ever be legal. Keeping a slot layout
+//! per (cell class, direction of `d` from `a`) leaves 127 slots of the 414 of the classic piece
+//! set (two words instead of seven), 57 of 189 for Junior's and 164 to 224 of 413 for Trigon's.
+//! Any one direction toward a cell of the colour gives an exact set: the legal placements
+//! through `a` avoid the neighbourhood of every such cell, so the direction is chosen once, when
+//! the cell becomes an attach cell.
+
+use crate::bits::Bits;
+use crate::geometry::Coord;
+use crate::position::Position;
+use crate::slices::{Slice, Slices, SLICE_WORDS};
+use crate::table::Placement;
+use crate::variant::Variant;
+
+/// The most (class, direction) layouts of a geometry: 2 classes of 9 directions on triangles.
+pub const MAX_LAYOUTS: usize = 18;
+
+/// Per (class, direction): the slots of the pieces a colour has.
+pub type Available<const W: usize> = [DirSlice<W>; MAX_LAYOUTS];
+
+/// The slots of one (cell, direction): `W` words.
+pub type DirSlice<const W: usize> = [u64; W];
+
+/// Slot layouts and per-(cell, direction) slices with `W` words per slice.
+#[derive(Debug)]
+pub struct DirSlices<const W: usize> {
+    /// Directions per cell: the most corner-only neighbours a cell has (4 on squares, 9 on
+    /// triangles).
+    dirs: usize,
+    num_pieces: usize,
+    /// Per cell: its corner-only neighbours on the board and the direction of each.
+    corner_dirs: Vec<Vec<(u16, u8)>>,
+    /// Per (class, direction, piece): the slots of that piece.
+    piece_slots: Vec<DirSlice<W>>,
+    /// Per (class, direction, slot): the slot of [`Slices`] it stands for.
+    full_slot: Vec<u16>,
+    /// Per (cell, direction): the slots holding a placement on the board.
+    fits: Vec<DirSlice<W>>,
+    /// Per (cell, direction): the other cells its placements cover.
+    near: Vec<Bits>,
+    /// Per (cell, direction): where its slices start in `near_slices`, one per cell of its
+    /// `near` in increasing order, marking the slots whose placement covers that cell.
+    near_start: Vec<u32>,
+    /// Per (cell, direction): the first and one past the last word of `near` that is not
+    /// zero (the cells near a cell span two or three words of a board's bitset).
+    near_words: Vec<(u8, u8)>,
+    near_slices: Vec<DirSlice<W>>,
+}
+
+/// The slots of every direction of every cell class: per (class, direction), the slots of
+/// [`Slices`] whose piece leaves the corner neighbour in that direction and its edge
+/// neighbours free. `None` if the geometry's corner neighbours are not the same offsets for
+/// every cell of a class.
+pub struct DirLayout {
+    dirs: usize,
+    classes: usize,
+    /// Per (class, direction): the full slots kept, in increasing order.
+    kept: Vec<Vec<u16>>,
+    /// Per cell: its corner-only neighbours on the board and the direction of each.
+    corner_dirs: Vec<Vec<(u16, u8)>>,
+}
+
+impl DirLayout {
+    /// Works out the layout of a variant.
+    pub fn new(
+        variant: &Variant,
+        slices: &Slices,
+        orientations: &[Vec<Vec<[i32; 3]>>],
+    ) -> Option<DirLayout> {
+        let g = variant.geometry;
+        let classes = slices.slot_keys().len();
+        // A reference cell of each class and the offsets of its corner neighbours.
+        let mut offsets: Vec<Option<(Coord, Vec<Coord>)>> = vec![None; classes];
+        for (i, &c) in variant.cells.iter().enumerate() {
+            let cl = slices.class(i);
+            if offsets[cl].is_none() {
+                let around = g.corner_neighbours(c);
+                offsets[cl] = Some((c, around));
+            }
+        }
+        let dirs = offsets
+            .iter()
+            .flatten()
+            .map(|(_, around)| around.len())
+            .max()
+            .unwrap_or(0);
+        if dirs == 0 || classes * dirs > MAX_LAYOUTS {
+            return None;
+        }
+        let mut kept = vec![Vec::new(); classes * dirs];
+        for (cl, keys) in slices.slot_keys().iter().enumerate() {
+            let Some((r, around)) = &offsets[cl] else {
+                continue;
+            };
+            for (slot, &(p, o, k)) in keys.iter().enumerate() {
+                let shape = &orientations[p][o];
+                let tr = g.translation(shape[k], *r)?;
+                let placed: Vec<[i32; 3]> = shape
+                    .iter()
+                    .map(|c| [c[0] + tr[0], c[1] + tr[1], c[2] + tr[2]])
+                    .collect();
+                for (dir, d) in around.iter().enumerate() {
+                    let clear = !placed.contains(d)
+                        && g.edge_neighbours(*d).iter().all(|e| !placed.contains(e));
+                    if clear {
+                        kept[cl * dirs + dir].push(slot as u16);
+                    }
+                }
+            }
+        }
+        let mut corner_dirs = Vec::with_capacity(variant.num_cells());
+        for (i, &c) in variant.cells.iter().enumerate() {
+            let (r, around) = offsets[slices.class(i)].as_ref()?;
+            let mut list = Vec::new();
+            for y in g.corner_neighbours(c) {
+                let Some(cell) = variant.cell_at(y) else {
+                    continue;
+                };
+                let offset = [y[0] - c[0], y[1] - c[1], y[2] - c[2]];
+                let dir = around
+                    .iter()
+                    .position(|d| [d[0] - r[0], d[1] - r[1], d[2] - r[2]] == offset)?;
+                list.push((cell as u16, dir as u8));
+            }
+            corner_dirs.push(list);
+        }
+        Some(DirLayout {
+            dirs,
+            classes,
+            kept,
+            corner_dirs,
+        })
+    }
+
+    /// Words a slice needs: the most slots of any (class, direction), rounded up to 1, 2, 4 or
+    /// 8 words.
+    pub fn words(&self) -> usize {
+        let most = self.kept.iter().map(Vec::len).max().unwrap_or(0);
+        let words = most.div_ceil(64).max(1);
+        words.next_power_of_two()
+    }
+}
+
+/// The first and one past the last word of `b` that is not zero (`(0, 0)` if `b` is empty).
+pub fn word_range(b: &Bits) -> (u8, u8) {
+    let lo = b.0.iter().position(|&w| w != 0).unwrap_or(0);
+    let hi = b.0.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+    (lo as u8, hi as u8)
+}
+
+#[inline]
+fn set<const W: usize>(s: &mut DirSlice<W>, bit: usize) {
+    s[bit >> 6] |= 1 << (bit & 63);
+}
+
+impl<const W: usize> DirSlices<W> {
+    /// Builds the slices of `layout` (whose [`DirLayout::words`] must not exceed `W`).
+    pub fn new(
+        variant: &Variant,
+        placements: &[Placement],
+        slices: &Slices,
+        layout: DirLayout,
+    ) -> DirSlices<W> {
+        assert!(layout.words() <= W, "slices too narrow for the layout");
+        let dirs = layout.dirs;
+        let num_pieces = variant.pieces.len();
+        let n = variant.num_cells();
+        let mut piece_slots = vec![[0u64; W]; layout.classes * dirs * num_pieces];
+        let mut full_slot = vec![u16::MAX; layout.classes * dirs * 64 * W];
+        for (cd, kept) in layout.kept.iter().enumerate() {
+            let cl = cd / dirs;
+            for (j, &slot) in kept.iter().enumerate() {
+                let piece = slices.slot_keys()[cl][slot as usize].0;
+                set(&mut piece_slots[cd * num_pieces + piece], j);
+                full_slot[cd * 64 * W + j] = slot;
+            }
+        }
+        let mut fits = vec![[0u64; W]; n * dirs];
+        let mut near = vec![Bits::EMPTY; n * dirs];
+        let mut near_start = Vec::with_capacity(n * dirs + 1);
+        let mut near_slices = Vec::new();
+        // Per cell, the slice being built for the current (cell, direction).
+        let mut by_cell = vec![[0u64; W]; n];
+        for a in 0..n {
+            let cl = slices.class(a);
+            for dir in 0..dirs {
+                near_start.push(near_slices.len() as u32);
+                // Only directions toward a cell on the board are ever used.
+                if !layout.corner_dirs[a]
+                    .iter()
+                    .any(|&(_, d)| d as usize == dir)
+                {
+                    continue;
+                }
+                let u = a * dirs + dir;
+                let mut touched = Bits::EMPTY;
+                for (j, &slot) in layout.kept[cl * dirs + dir].iter().enumerate() {
+                    let slot = slot as usize;
+                    if !slices.fits(a, slot) {
+                        continue;
+                    }
+                    set(&mut fits[u], j);
+                    let id = slices.id(a, slot);
+                    for &x in placements[id as usize].cells() {
+                        let x = x as usize;
+                        if x != a {
+                            set(&mut by_cell[x], j);
+                            touched.insert(x);
+                        }
+                    }
+                }
+                near[u] = touched;
+                for x in touched.iter() {
+                    near_slices.push(std::mem::replace(&mut by_cell[x], [0; W]));
+                }
+            }
+        }
+        near_start.push(near_slices.len() as u32);
+        let near_words = near.iter().map(word_range).collect();
+        DirSlices {
+            dirs,
+            num_pieces,
+            corner_dirs: layout.corner_dirs,
+            piece_slots,
+            full_slot,
+            fits,
+            near,
+            near_start,
+            near_words,
+            near_slices,
+        }
+    }
+
+    /// Number of (class, direction) pairs: the length of an availability table.
+    pub fn num_layouts(&self) -> usize {
+        self.piece_slots.len() / self.num_pieces.max(1)
+    }
+
+    /// The direction from `a` toward a cell of `own`, if `a` touches one at a corner.
+    #[inline]
+    pub fn dir_toward(&self, a: usize, own: &Bits) -> Option<usize> {
+        self.corner_dirs[a]
+            .iter()
+            .find(|&&(d, _)| own.contains(d as usize))
+            .map(|&(_, dir)| dir as usize)
+    }
+
+    /// Index of (class of `a`, `dir`) in an availability table.
+    #[inline]
+    pub fn layout_of(&self, slices: &Slices, a: usize, dir: usize) -> usize {
+        slices.class(a) * self.dirs + dir
+    }
+
+    /// Per (class, direction): the slots of the pieces in `available` (bit p = piece p).
+    #[inline]
+    pub fn available(&self, available: u32) -> Available<W> {
+        let mut out = [[0u64; W]; MAX_LAYOUTS];
+        for (cd, s) in out.iter_mut().enumerate().take(self.num_layouts()) {
+            let mut pieces = available;
+            while pieces != 0 {
+                let p = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                let slots = &self.piece_slots[cd * self.num_pieces + p];
+                for w in 0..W {
+                    s[w] |= slots[w];
+                }
+            }
+        }
+        out
+    }
+
+    /// Calls `f` with every legal placement of `color` (which has a piece on the board), each
+    /// once, like [`Position::for_each_move`]; stops early when `f` returns `false`. Returns
+    /// `false` if stopped early.
+    #[inline]
+    pub fn for_each_move<F: FnMut(u32) -> bool>(
+        &self,
+        slices: &Slices,
+        pos: &Position,
+        color: usize,
+        mut f: F,
+    ) -> bool {
+        let mut blocked = pos.forbidden[color];
+        let candidates = pos.attach[color] & !blocked;
+        if candidates.is_empty() {
+            return true;
+        }
+        let available = self.available(pos.available[color]);
+        // Cells not touching the colour at a corner (none in a game played by the rules) use
+        // the full layout.
+        let mut full = None;
+        for a in candidates.iter() {
+            match self.dir_toward(a, &pos.cells[color]) {
+                Some(dir) => {
+                    let cd = self.layout_of(slices, a, dir);
+                    let ok = self.through(a, dir, &available[cd], &blocked);
+                    let base = &self.full_slot[cd * 64 * W..];
+                    for (w, &word) in ok.iter().enumerate() {
+                        let mut bits = word;
+                        while bits != 0 {
+                            let j = w * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if !f(slices.id(a, base[j] as usize)) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                None => {
+                    let avail = full.get_or_insert_with(|| slices.available(pos.available[color]));
+                    let ok = slices.through(a, avail, &blocked);
+                    for (w, &word) in ok.iter().enumerate() {
+                        let mut bits = word;
+                        while bits != 0 {
+                            let slot = w * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if !f(slices.id(a, slot)) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+            }
+            // Placements through this cell are done; later cells must not list them again.
+            blocked.insert(a);
+        }
+        true
+    }
+
+    /// The legal slots of every attach cell of `color` (which has a piece on the board) that
+    /// has some, each placement counted once, pushed to `out` (padded to a full [`Slice`]);
+    /// returns their number. [`DirSlices::slot_id`] names the placement of a slot.
+    pub fn collect_slots(
+        &self,
+        slices: &Slices,
+        pos: &Position,
+        color: usize,
+        out: &mut Vec<(u16, Slice)>,
+    ) -> u64 {
+        let mut blocked = pos.forbidden[color];
+        let available = self.available(pos.available[color]);
+        let mut full = None;
+        let mut total = 0u64;
+        for a in (pos.attach[color] & !blocked).iter() {
+            let mut ok = [0u64; SLICE_WORDS];
+            match self.dir_toward(a, &pos.cells[color]) {
+                Some(dir) => {
+                    let cd = self.layout_of(slices, a, dir);
+                    ok[..W].copy_from_slice(&self.through(a, dir, &available[cd], &blocked));
+                }
+                None => {
+                    let avail = full.get_or_insert_with(|| slices.available(pos.available[color]));
+                    ok = slices.through(a, avail, &blocked);
+                }
+            }
+            let n: u32 = ok.iter().map(|w| w.count_ones()).sum();
+            if n > 0 {
+                total += u64::from(n);
+                out.push((a as u16, ok));
+            }
+            blocked.insert(a);
+        }
+        total
+    }
+
+    /// The placement in slot `slot` of attach cell `a` as [`DirSlices::collect_slots`] laid it
+    /// out.
+    pub fn slot_id(
+        &self,
+        slices: &Slices,
+        pos: &Position,
+        color: usize,
+        a: usize,
+        slot: usize,
+    ) -> u32 {
+        match self.dir_toward(a, &pos.cells[color]) {
+            Some(dir) => slices.id(a, self.full_slot(slices, a, dir, slot)),
+            None => slices.id(a, slot),
+        }
+    }
+
+    /// The slots of `piece` in layout `cd`.
+    #[inline]
+    pub fn piece_slots(&self, cd: usize, piece: usize) -> &DirSlice<W> {
+        &self.piece_slots[cd * self.num_pieces + piece]
+    }
+
+    /// The slots of the placements through `a` in direction `dir` that avoid `blocked` and use
+    /// a piece of `avail` (the availability of the layout of (`a`, `dir`)).
+    #[inline]
+    pub fn through(
+        &self,
+        a: usize,
+        dir: usize,
+        avail: &DirSlice<W>,
+        blocked: &Bits,
+    ) -> DirSlice<W> {
+        let fits = &self.fits[a * self.dirs + dir];
+        let mut ok = [0u64; W];
+        for w in 0..W {
+            ok[w] = avail[w] & fits[w];
+        }
+        self.clear_near(a, dir, &mut ok, blocked);
+        ok
+    }
+
+    /// Clears from `ok` (slots of `a` in direction `dir`) the placements that cover a cell of
+    /// `cells`.
+    pub fn clear_near(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
+        let u = a * self.dirs + dir;
+        let near = &self.near[u];
+        let slices = &self.near_slices[self.near_start[u] as usize..];
+        let (lo, hi) = self.near_words[u];
+        let mut rank = 0usize;
+        for w in lo as usize..hi as usize {
+            let word = near.0[w];
+            let mut hit = word & cells.0[w];
+            while hit != 0 {
+                let below = word & ((1u64 << hit.trailing_zeros()) - 1);
+                let slice = &slices[rank + below.count_ones() as usize];
+                for i in 0..W {
+                    ok[i] &= !slice[i];
+                }
+                hit &= hit - 1;
+            }
+            rank += word.count_ones() as usize;
+        }
+    }
+
+    /// The slots of [`Slices`] that the slots of (class of `a`, `dir`) stand for.
+    #[inline]
+    pub fn full_slots(&self, slices: &Slices, a: usize, dir: usize) -> &[u16] {
+        let cd = self.layout_of(slices, a, dir);
+        &self.full_slot[cd * 64 * W..(cd + 1) * 64 * W]
+    }
+
+    /// The slot of [`Slices`] that slot `j` of (class of `a`, `dir`) stands for.
+    #[inline]
+    pub fn full_slot(&self, slices: &Slices, a: usize, dir: usize, j: usize) -> usize {
+        self.full_slot[self.layout_of(slices, a, dir) * 64 * W + j] as usize
+    }
+}
