@@ -44,3 +44,14 @@ def test_variants_lists_every_builtin(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["variants"]) == 0
     ids = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
     assert ids[:5] == ["classic", "classic_2", "classic_3", "duo", "junior"]
+
+
+def test_bench_prints_a_positive_figure_in_every_column(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["bench", "--variant", "duo", "--variant", "trigon", "--seconds", "0.02", "--threads", "2", "--rl-games", "1"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] in (["duo"], ["trigon"])]
+    assert [r[0] for r in rows] == ["duo", "trigon"]
+    for row in rows:
+        figures = [float(x.replace(",", "")) for x in row[1:]]
+        assert len(figures) == 6 and all(x > 0 for x in figures), row

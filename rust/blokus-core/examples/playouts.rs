@@ -1,4 +1,6 @@
-//! Uniform random games per second, one thread, for the variants named on the command line:
+//! Uniform random games per second, one thread, for the variants named on the command line,
+//! and legal moves enumerated per second along such games (from a position, and as the
+//! playout keeps them):
 //!
 //! ```text
 //! cargo run --release -p blokus-core --example playouts -- 20000 3d_tower 3d_pyramid classic
@@ -6,7 +8,9 @@
 
 use std::time::Instant;
 
-use blokus_core::playout::{selfplay, Policy};
+use blokus_core::playout::{
+    enumerate_in_playouts, list_moves_of, positions_of_games, selfplay, Policy,
+};
 use blokus_core::tables;
 
 fn main() {
@@ -21,6 +25,16 @@ fn main() {
         let start = Instant::now();
         selfplay(&t, games, 7, 1, Policy::Uniform, false);
         let seconds = start.elapsed().as_secs_f64();
-        println!("{id}: {:.0} games/s", games as f64 / seconds);
+        let positions = positions_of_games(&t, 300, 3);
+        let start = Instant::now();
+        let listed = list_moves_of(&t, &positions);
+        let by_position = listed as f64 / start.elapsed().as_secs_f64();
+        let (enumerated, spent) = enumerate_in_playouts(&t, 300, 3);
+        println!(
+            "{id}: {:.0} games/s; legal moves/s {:.0}M from positions, {:.0}M in playouts",
+            games as f64 / seconds,
+            by_position / 1e6,
+            enumerated as f64 / spent / 1e6
+        );
     }
 }

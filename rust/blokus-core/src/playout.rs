@@ -152,6 +152,38 @@ pub fn list_moves_of(t: &Tables, positions: &[Position]) -> u64 {
     moves
 }
 
+/// Enumerates the legal moves at every position of `games` uniformly random games as a
+/// playout keeps them ([`Playout::for_each_move`]; listing from the position where the variant
+/// has no incremental tables). Returns the number of moves enumerated and the seconds spent
+/// enumerating (timed per position, so the clock's own cost is counted against it).
+pub fn enumerate_in_playouts(t: &Tables, games: usize, seed: u64) -> (u64, f64) {
+    let mut moves = 0u64;
+    let mut seconds = 0.0;
+    let Some(mut game) = Playout::new(t) else {
+        let positions = positions_of_games(t, games, seed);
+        let start = std::time::Instant::now();
+        let moves = list_moves_of(t, &positions);
+        return (moves, start.elapsed().as_secs_f64());
+    };
+    for i in 0..games {
+        let mut rng = Rng::new(game_seed(seed, i as u64));
+        game.reset();
+        while !game.pos().is_game_over() {
+            let start = std::time::Instant::now();
+            let mut n = 0u64;
+            game.for_each_move(|_| {
+                n += 1;
+                true
+            });
+            seconds += start.elapsed().as_secs_f64();
+            moves += n;
+            let id = game.sample(&mut rng).expect("a colour to move has a move");
+            game.play(id);
+        }
+    }
+    (moves, seconds)
+}
+
 /// A game played forward only, as fast as possible: for every colour and every attach cell it
 /// can still use, the slots of the legal placements through that cell (in the cell's
 /// [corner-directed layout](crate::directed)) are kept up to date as pieces go down, so a move

@@ -289,8 +289,19 @@ impl Position {
 
     /// Appends the legal placements of the colour to move to `out`.
     pub fn legal_moves_into(&self, t: &Tables, out: &mut Vec<u32>) {
-        if self.to_move != NO_COLOR {
-            self.for_each_move(t, self.to_move as usize, |id| {
+        if self.to_move == NO_COLOR {
+            return;
+        }
+        let c = self.to_move as usize;
+        if let (Some(slices), Some(directed), true) = (&t.slices, &t.directed, self.placed[c] > 0) {
+            match directed {
+                Directed::W1(ds) => ds.list_into(slices, self, c, out),
+                Directed::W2(ds) => ds.list_into(slices, self, c, out),
+                Directed::W4(ds) => ds.list_into(slices, self, c, out),
+                Directed::W8(ds) => ds.list_into(slices, self, c, out),
+            }
+        } else {
+            self.for_each_move(t, c, |id| {
                 out.push(id);
                 true
             });

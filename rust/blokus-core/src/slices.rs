@@ -260,6 +260,12 @@ impl Slices {
         self.fits[a][slot >> 6] >> (slot & 63) & 1 != 0
     }
 
+    /// The placement ids of the slots of cell `a`.
+    #[inline]
+    pub fn ids_of(&self, a: usize) -> &[u32] {
+        &self.ids[a * self.stride..(a + 1) * self.stride]
+    }
+
     /// The placement id in slot `slot` of cell `a`.
     #[inline]
     pub fn id(&self, a: usize, slot: usize) -> u32 {

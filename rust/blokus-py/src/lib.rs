@@ -6,7 +6,9 @@ use std::time::Instant;
 
 use blokus_core::batch::{Batch, Outputs, StepError};
 use blokus_core::notation::{move_text, parse_move};
-use blokus_core::playout::{list_moves_of, positions_of_games, selfplay, Policy};
+use blokus_core::playout::{
+    enumerate_in_playouts, list_moves_of, positions_of_games, selfplay, Policy,
+};
 use blokus_core::rng::Rng;
 use blokus_core::setup::pieces_of_cells;
 use blokus_core::variant::{builtin_ids, builtin_spec_json};
@@ -769,6 +771,14 @@ fn list_moves(py: Python<'_>, tables: &TablesCore, games: usize, seed: u64) -> (
     })
 }
 
+/// Enumerates the legal moves at every position of `games` random games as the incremental
+/// playout keeps them: `(moves, seconds)`, timing the enumeration only.
+#[pyfunction]
+fn enumerate_moves(py: Python<'_>, tables: &TablesCore, games: usize, seed: u64) -> (u64, f64) {
+    let t = Arc::clone(&tables.t);
+    py.detach(move || enumerate_in_playouts(&t, games, seed))
+}
+
 /// Pentobi's column letters for a 0-based column.
 #[pyfunction]
 fn column_name(x: u32) -> String {
@@ -793,6 +803,7 @@ fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BatchCore>()?;
     m.add_function(wrap_pyfunction!(selfplay_games, m)?)?;
     m.add_function(wrap_pyfunction!(list_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(enumerate_moves, m)?)?;
     m.add_function(wrap_pyfunction!(column_name, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_ids, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_spec, m)?)?;
