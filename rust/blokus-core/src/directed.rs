@@ -10,6 +10,8 @@
 //! through `a` avoid the neighbourhood of every such cell, so the direction is chosen once, when
 //! the cell becomes an attach cell.
 
+use std::collections::HashMap;
+
 use crate::bits::Bits;
 use crate::geometry::Coord;
 use crate::position::Position;
@@ -44,7 +46,8 @@ pub struct DirSlices<const W: usize> {
     /// Per (cell, direction): the other cells its placements cover.
     near: Vec<Bits>,
     /// Per (cell, direction): where its slices start in `near_slices`, one per cell of its
-    /// `near` in increasing order, marking the slots whose placement covers that cell.
+    /// `near` in increasing order, marking the slots whose placement covers that cell (runs
+    /// that are the same are shared).
     near_start: Vec<u32>,
     /// Per (cell, direction): the first and one past the last word of `near` that is not
     /// zero (the cells near a cell span two or three words of a board's bitset).
@@ -182,14 +185,17 @@ impl<const W: usize> DirSlices<W> {
         }
         let mut fits = vec![[0u64; W]; n * dirs];
         let mut near = vec![Bits::EMPTY; n * dirs];
-        let mut near_start = Vec::with_capacity(n * dirs + 1);
+        let mut near_start = vec![0u32; n * dirs];
         let mut near_slices = Vec::new();
+        // Cells away from the edges have the same slices as their neighbours (translated):
+        // each distinct run is stored once, which keeps the table small enough for the cache.
+        let mut runs: HashMap<Vec<DirSlice<W>>, u32> = HashMap::new();
         // Per cell, the slice being built for the current (cell, direction).
         let mut by_cell = vec![[0u64; W]; n];
+        let mut run = Vec::new();
         for a in 0..n {
             let cl = slices.class(a);
             for dir in 0..dirs {
-                near_start.push(near_slices.len() as u32);
                 // Only directions toward a cell on the board are ever used.
                 if !layout.corner_dirs[a]
                     .iter()
@@ -215,12 +221,17 @@ impl<const W: usize> DirSlices<W> {
                     }
                 }
                 near[u] = touched;
+                run.clear();
                 for x in touched.iter() {
-                    near_slices.push(std::mem::replace(&mut by_cell[x], [0; W]));
+                    run.push(std::mem::replace(&mut by_cell[x], [0; W]));
                 }
+                near_start[u] = *runs.entry(run.clone()).or_insert_with(|| {
+                    let start = near_slices.len() as u32;
+                    near_slices.extend_from_slice(&run);
+                    start
+                });
             }
         }
-        near_start.push(near_slices.len() as u32);
         let near_words = near.iter().map(word_range).collect();
         DirSlices {
             dirs,
