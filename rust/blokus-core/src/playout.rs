@@ -273,31 +273,38 @@ impl<'t, const W: usize> Engine<'t, W> {
         let (t, s, ds) = (self.t, self.s, self.ds);
         let n = t.variant.num_cells();
         let c = self.pos.to_move as usize;
-        let before = self.pos.forbidden;
+        let before = self.pos.forbidden[c];
         let first = self.pos.placed[c] == 0;
         self.pos.place(t, c, id);
         let (_, cells, edges, _) = t.footprint(id);
         // Cells newly forbidden to a colour lie under the piece, or for the mover also along
         // its edges; only attach cells near them can lose placements.
+        let mut mask = Bits::EMPTY;
         let mut reach = Bits::EMPTY;
         for &x in cells {
+            mask.insert(x as usize);
             reach |= *s.near(x as usize);
         }
-        for (d, before) in before.iter().enumerate().take(t.variant.num_colors()) {
+        for d in 0..t.variant.num_colors() {
             // Colours without a piece on the board keep no caches.
             if self.pos.placed[d] == 0 || (d == c && first) {
                 continue;
             }
-            let newly = self.pos.forbidden[d] & !*before;
-            self.live[d] &= !self.pos.forbidden[d];
-            let mut reach = reach;
-            if d == c {
+            let (newly, reach) = if d == c {
+                let newly = self.pos.forbidden[c] & !before;
+                let mut reach = reach;
                 for &x in edges {
                     if newly.contains(x as usize) {
                         reach |= *s.near(x as usize);
                     }
                 }
-            }
+                (newly, reach)
+            } else {
+                // The piece's cells are all another colour loses (some may have been
+                // forbidden to it already, which clears nothing more).
+                (mask, reach)
+            };
+            self.live[d] &= !newly;
             for a in (self.live[d] & reach).iter() {
                 let dir = self.dir[d * n + a] as usize;
                 let slot = &mut self.cache[d * n + a];
