@@ -25,6 +25,25 @@ pub const MAX_LAYOUTS: usize = 18;
 /// Per (class, direction): the slots of the pieces a colour has.
 pub type Available<const W: usize> = [DirSlice<W>; MAX_LAYOUTS];
 
+/// The placement ids of a cell's slots, in the full layout or in a direction's.
+#[derive(Clone, Copy)]
+struct SlotIds<'a> {
+    /// The cell's ids by full slot.
+    ids: &'a [u32],
+    /// The full slot of each slot of the direction's layout (`None`: the full layout).
+    slots: Option<&'a [u16]>,
+}
+
+impl SlotIds<'_> {
+    #[inline]
+    fn get(&self, j: usize) -> u32 {
+        match self.slots {
+            Some(slots) => self.ids[slots[j] as usize],
+            None => self.ids[j],
+        }
+    }
+}
+
 /// The slots of one (cell, direction): `W` words.
 pub type DirSlice<const W: usize> = [u64; W];
 
@@ -34,11 +53,13 @@ pub struct DirSlices<const W: usize> {
     /// Directions per cell: the most corner-only neighbours a cell has (4 on squares, 9 on
     /// triangles).
     dirs: usize,
-    num_pieces: usize,
-    /// Per cell: its corner-only neighbours on the board and the direction of each.
-    corner_dirs: Vec<Vec<(u16, u8)>>,
-    /// Per (class, direction, piece): the slots of that piece.
-    piece_slots: Vec<DirSlice<W>>,
+    num_layouts: usize,
+    /// Per cell: its corner-only neighbours on the board and the direction of each (the
+    /// first `len` of a fixed array, so that finding a cell's direction reads one place).
+    corner_dirs: Vec<CornerDirs>,
+    /// Per piece: its slots in every (class, direction), so that the slots of the pieces a
+    /// colour has are a few whole-array ORs.
+    piece_slots: Vec<Available<W>>,
     /// Per (class, direction, slot): the slot of [`Slices`] it stands for.
     full_slot: Vec<u16>,
     /// Per (cell, direction): the slots holding a placement on the board.
@@ -55,6 +76,16 @@ pub struct DirSlices<const W: usize> {
     near_slices: Vec<DirSlice<W>>,
 }
 
+/// The most corner-only neighbours of a cell (9 on triangles).
+const MAX_CORNERS: usize = 12;
+
+/// A cell's corner-only neighbours on the board, with the direction of each.
+#[derive(Clone, Copy, Debug)]
+pub struct CornerDirs {
+    len: u8,
+    list: [(u16, u8); MAX_CORNERS],
+}
+
 /// The slots of every direction of every cell class: per (class, direction), the slots of
 /// [`Slices`] whose piece leaves the corner neighbour in that direction and its edge
 /// neighbours free. `None` if the geometry's corner neighbours are not the same offsets for
@@ -65,7 +96,7 @@ pub struct DirLayout {
     /// Per (class, direction): the full slots kept, in increasing order.
     kept: Vec<Vec<u16>>,
     /// Per cell: its corner-only neighbours on the board and the direction of each.
-    corner_dirs: Vec<Vec<(u16, u8)>>,
+    corner_dirs: Vec<CornerDirs>,
 }
 
 impl DirLayout {
@@ -119,7 +150,10 @@ impl DirLayout {
         let mut corner_dirs = Vec::with_capacity(variant.num_cells());
         for (i, &c) in variant.cells.iter().enumerate() {
             let (r, around) = offsets[slices.class(i)].as_ref()?;
-            let mut list = Vec::new();
+            let mut list = CornerDirs {
+                len: 0,
+                list: [(0, 0); MAX_CORNERS],
+            };
             for y in g.corner_neighbours(c) {
                 let Some(cell) = variant.cell_at(y) else {
                     continue;
@@ -128,7 +162,8 @@ impl DirLayout {
                 let dir = around
                     .iter()
                     .position(|d| [d[0] - r[0], d[1] - r[1], d[2] - r[2]] == offset)?;
-                list.push((cell as u16, dir as u8));
+                *list.list.get_mut(list.len as usize)? = (cell as u16, dir as u8);
+                list.len += 1;
             }
             corner_dirs.push(list);
         }
@@ -173,13 +208,14 @@ impl<const W: usize> DirSlices<W> {
         let dirs = layout.dirs;
         let num_pieces = variant.pieces.len();
         let n = variant.num_cells();
-        let mut piece_slots = vec![[0u64; W]; layout.classes * dirs * num_pieces];
+        let num_layouts = layout.classes * dirs;
+        let mut piece_slots = vec![[[0u64; W]; MAX_LAYOUTS]; num_pieces];
         let mut full_slot = vec![u16::MAX; layout.classes * dirs * 64 * W];
         for (cd, kept) in layout.kept.iter().enumerate() {
             let cl = cd / dirs;
             for (j, &slot) in kept.iter().enumerate() {
                 let piece = slices.slot_keys()[cl][slot as usize].0;
-                set(&mut piece_slots[cd * num_pieces + piece], j);
+                set(&mut piece_slots[piece][cd], j);
                 full_slot[cd * 64 * W + j] = slot;
             }
         }
@@ -197,7 +233,7 @@ impl<const W: usize> DirSlices<W> {
             let cl = slices.class(a);
             for dir in 0..dirs {
                 // Only directions toward a cell on the board are ever used.
-                if !layout.corner_dirs[a]
+                if !layout.corner_dirs[a].list[..layout.corner_dirs[a].len as usize]
                     .iter()
                     .any(|&(_, d)| d as usize == dir)
                 {
@@ -235,7 +271,7 @@ impl<const W: usize> DirSlices<W> {
         let near_words = near.iter().map(word_range).collect();
         DirSlices {
             dirs,
-            num_pieces,
+            num_layouts,
             corner_dirs: layout.corner_dirs,
             piece_slots,
             full_slot,
@@ -249,13 +285,14 @@ impl<const W: usize> DirSlices<W> {
 
     /// Number of (class, direction) pairs: the length of an availability table.
     pub fn num_layouts(&self) -> usize {
-        self.piece_slots.len() / self.num_pieces.max(1)
+        self.num_layouts
     }
 
     /// The direction from `a` toward a cell of `own`, if `a` touches one at a corner.
     #[inline]
     pub fn dir_toward(&self, a: usize, own: &Bits) -> Option<usize> {
-        self.corner_dirs[a]
+        let around = &self.corner_dirs[a];
+        around.list[..around.len as usize]
             .iter()
             .find(|&&(d, _)| own.contains(d as usize))
             .map(|&(_, dir)| dir as usize)
@@ -270,19 +307,80 @@ impl<const W: usize> DirSlices<W> {
     /// Per (class, direction): the slots of the pieces in `available` (bit p = piece p).
     #[inline]
     pub fn available(&self, available: u32) -> Available<W> {
+        // Whole fixed-size arrays vectorise; squares use 4 layouts of the 18.
+        if self.num_layouts <= 4 {
+            self.available_first::<4>(available)
+        } else {
+            self.available_first::<MAX_LAYOUTS>(available)
+        }
+    }
+
+    #[inline]
+    fn available_first<const L: usize>(&self, available: u32) -> Available<W> {
         let mut out = [[0u64; W]; MAX_LAYOUTS];
-        for (cd, s) in out.iter_mut().enumerate().take(self.num_layouts()) {
-            let mut pieces = available;
-            while pieces != 0 {
-                let p = pieces.trailing_zeros() as usize;
-                pieces &= pieces - 1;
-                let slots = &self.piece_slots[cd * self.num_pieces + p];
+        let mut pieces = available;
+        while pieces != 0 {
+            let p = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let slots = &self.piece_slots[p];
+            for l in 0..L {
                 for w in 0..W {
-                    s[w] |= slots[w];
+                    out[l][w] |= slots[l][w];
                 }
             }
         }
         out
+    }
+
+    /// Visits the attach cells of `color` (which has a piece on the board) in increasing
+    /// order, calling `g(a, ids, ok)` with the legal slots `ok` of the placements through `a`
+    /// not through an earlier attach cell, and the ids of those slots (`ids[j]` for slot `j`);
+    /// stops early when `g` returns `false`. Returns `false` if stopped early.
+    #[inline]
+    fn for_each_cell<G: FnMut(usize, SlotIds<'_>, &[u64]) -> bool>(
+        &self,
+        slices: &Slices,
+        pos: &Position,
+        color: usize,
+        mut g: G,
+    ) -> bool {
+        let mut blocked = pos.forbidden[color];
+        let candidates = pos.attach[color] & !blocked;
+        if candidates.is_empty() {
+            return true;
+        }
+        let available = self.available(pos.available[color]);
+        // Cells not touching the colour at a corner (none in a game played by the rules) use
+        // the full layout.
+        let mut full = None;
+        for a in candidates.iter() {
+            let go_on = match self.dir_toward(a, &pos.cells[color]) {
+                Some(dir) => {
+                    let cd = self.layout_of(slices, a, dir);
+                    let ok = self.through(a, dir, &available[cd], &blocked);
+                    let ids = SlotIds {
+                        ids: slices.ids_of(a),
+                        slots: Some(&self.full_slot[cd * 64 * W..(cd + 1) * 64 * W]),
+                    };
+                    g(a, ids, &ok)
+                }
+                None => {
+                    let avail = full.get_or_insert_with(|| slices.available(pos.available[color]));
+                    let ok = slices.through(a, avail, &blocked);
+                    let ids = SlotIds {
+                        ids: slices.ids_of(a),
+                        slots: None,
+                    };
+                    g(a, ids, &ok)
+                }
+            };
+            if !go_on {
+                return false;
+            }
+            // Placements through this cell are done; later cells must not list them again.
+            blocked.insert(a);
+        }
+        true
     }
 
     /// Calls `f` with every legal placement of `color` (which has a piece on the board), each
@@ -296,95 +394,51 @@ impl<const W: usize> DirSlices<W> {
         color: usize,
         mut f: F,
     ) -> bool {
-        let mut blocked = pos.forbidden[color];
-        let candidates = pos.attach[color] & !blocked;
-        if candidates.is_empty() {
-            return true;
-        }
-        let available = self.available(pos.available[color]);
-        // Cells not touching the colour at a corner (none in a game played by the rules) use
-        // the full layout.
-        let mut full = None;
-        for a in candidates.iter() {
-            match self.dir_toward(a, &pos.cells[color]) {
-                Some(dir) => {
-                    let cd = self.layout_of(slices, a, dir);
-                    let ok = self.through(a, dir, &available[cd], &blocked);
-                    let base = &self.full_slot[cd * 64 * W..];
-                    for (w, &word) in ok.iter().enumerate() {
-                        let mut bits = word;
-                        while bits != 0 {
-                            let j = w * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            if !f(slices.id(a, base[j] as usize)) {
-                                return false;
-                            }
-                        }
-                    }
-                }
-                None => {
-                    let avail = full.get_or_insert_with(|| slices.available(pos.available[color]));
-                    let ok = slices.through(a, avail, &blocked);
-                    for (w, &word) in ok.iter().enumerate() {
-                        let mut bits = word;
-                        while bits != 0 {
-                            let slot = w * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            if !f(slices.id(a, slot)) {
-                                return false;
-                            }
-                        }
+        self.for_each_cell(slices, pos, color, |_, ids, ok| {
+            for (w, &word) in ok.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let j = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if !f(ids.get(j)) {
+                        return false;
                     }
                 }
             }
-            // Placements through this cell are done; later cells must not list them again.
-            blocked.insert(a);
-        }
-        true
+            true
+        })
+    }
+
+    /// Number of legal placements of `color` (which has a piece on the board).
+    pub fn count_moves(&self, slices: &Slices, pos: &Position, color: usize) -> usize {
+        let mut n = 0;
+        self.for_each_cell(slices, pos, color, |_, _, ok| {
+            n += ok.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+            true
+        });
+        n
     }
 
     /// Appends the legal placements of `color` (which has a piece on the board) to `out`, in
     /// the order of [`DirSlices::for_each_move`]: the same work without a call per move.
     pub fn list_into(&self, slices: &Slices, pos: &Position, color: usize, out: &mut Vec<u32>) {
-        let mut blocked = pos.forbidden[color];
-        let available = self.available(pos.available[color]);
-        let mut full = None;
-        for a in (pos.attach[color] & !blocked).iter() {
-            let ids = slices.ids_of(a);
+        self.for_each_cell(slices, pos, color, |_, ids, ok| {
             let start = out.len();
-            match self.dir_toward(a, &pos.cells[color]) {
-                Some(dir) => {
-                    let cd = self.layout_of(slices, a, dir);
-                    let ok = self.through(a, dir, &available[cd], &blocked);
-                    let base = &self.full_slot[cd * 64 * W..(cd + 1) * 64 * W];
-                    let k: u32 = ok.iter().map(|w| w.count_ones()).sum();
-                    out.resize(start + k as usize, 0);
-                    let mut dst = out[start..].iter_mut();
-                    for (w, &word) in ok.iter().enumerate() {
-                        let mut bits = word;
-                        while bits != 0 {
-                            let j = w * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            if let Some(d) = dst.next() {
-                                *d = ids[base[j] as usize];
-                            }
-                        }
-                    }
-                }
-                None => {
-                    let avail = full.get_or_insert_with(|| slices.available(pos.available[color]));
-                    let ok = slices.through(a, avail, &blocked);
-                    for (w, &word) in ok.iter().enumerate() {
-                        let mut bits = word;
-                        while bits != 0 {
-                            out.push(ids[w * 64 + bits.trailing_zeros() as usize]);
-                            bits &= bits - 1;
-                        }
+            let k: u32 = ok.iter().map(|w| w.count_ones()).sum();
+            out.resize(start + k as usize, 0);
+            let mut dst = out[start..].iter_mut();
+            for (w, &word) in ok.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let j = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if let Some(d) = dst.next() {
+                        *d = ids.get(j);
                     }
                 }
             }
-            blocked.insert(a);
-        }
+            true
+        });
     }
 
     /// The legal slots of every attach cell of `color` (which has a piece on the board) that
@@ -397,29 +451,17 @@ impl<const W: usize> DirSlices<W> {
         color: usize,
         out: &mut Vec<(u16, Slice)>,
     ) -> u64 {
-        let mut blocked = pos.forbidden[color];
-        let available = self.available(pos.available[color]);
-        let mut full = None;
         let mut total = 0u64;
-        for a in (pos.attach[color] & !blocked).iter() {
-            let mut ok = [0u64; SLICE_WORDS];
-            match self.dir_toward(a, &pos.cells[color]) {
-                Some(dir) => {
-                    let cd = self.layout_of(slices, a, dir);
-                    ok[..W].copy_from_slice(&self.through(a, dir, &available[cd], &blocked));
-                }
-                None => {
-                    let avail = full.get_or_insert_with(|| slices.available(pos.available[color]));
-                    ok = slices.through(a, avail, &blocked);
-                }
-            }
+        self.for_each_cell(slices, pos, color, |a, _, ok| {
             let n: u32 = ok.iter().map(|w| w.count_ones()).sum();
             if n > 0 {
+                let mut padded = [0u64; SLICE_WORDS];
+                padded[..ok.len()].copy_from_slice(ok);
                 total += u64::from(n);
-                out.push((a as u16, ok));
+                out.push((a as u16, padded));
             }
-            blocked.insert(a);
-        }
+            true
+        });
         total
     }
 
@@ -442,7 +484,7 @@ impl<const W: usize> DirSlices<W> {
     /// The slots of `piece` in layout `cd`.
     #[inline]
     pub fn piece_slots(&self, cd: usize, piece: usize) -> &DirSlice<W> {
-        &self.piece_slots[cd * self.num_pieces + piece]
+        &self.piece_slots[piece][cd]
     }
 
     /// The slots of the placements through `a` in direction `dir` that avoid `blocked` and use

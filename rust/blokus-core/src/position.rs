@@ -317,13 +317,35 @@ impl Position {
 
     /// Number of legal placements of the colour to move, without building a list.
     pub fn count_moves(&self, t: &Tables) -> usize {
-        let mut n = 0;
-        if self.to_move != NO_COLOR {
-            self.for_each_move(t, self.to_move as usize, |_| {
-                n += 1;
-                true
-            });
+        if self.to_move == NO_COLOR {
+            return 0;
         }
+        let c = self.to_move as usize;
+        if let (Some(slices), Some(directed), true) = (&t.slices, &t.directed, self.placed[c] > 0) {
+            return match directed {
+                Directed::W1(ds) => ds.count_moves(slices, self, c),
+                Directed::W2(ds) => ds.count_moves(slices, self, c),
+                Directed::W4(ds) => ds.count_moves(slices, self, c),
+                Directed::W8(ds) => ds.count_moves(slices, self, c),
+            };
+        }
+        if let (Some(slices), Rules::Corner) = (&t.slices, t.variant.rules) {
+            // Each legal slot is one move: count them without naming them.
+            let mut blocked = self.forbidden[c];
+            let available = slices.available(self.available[c]);
+            let mut n = 0;
+            for cell in (self.attach[c] & !blocked).iter() {
+                let ok = slices.through(cell, &available, &blocked);
+                n += ok.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+                blocked.insert(cell);
+            }
+            return n;
+        }
+        let mut n = 0;
+        self.for_each_move(t, c, |_| {
+            n += 1;
+            true
+        });
         n
     }
 
