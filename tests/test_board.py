@@ -88,6 +88,20 @@ def test_legal_moves_view_follows_the_board() -> None:
     assert ids.dtype == np.uint32 and sorted(ids.tolist()) == sorted(m.id for m in moves)
 
 
+def test_listed_moves_are_the_legal_ids_as_moves() -> None:
+    b = Board("classic")
+    for k in range(6):  # every colour past its first piece
+        b.push(list(b.legal_moves)[k * 7])
+    listed = list(b.legal_moves)
+    ids = b.legal_moves.ids().tolist()
+    assert [m.id for m in listed] == ids and len(listed) == len(b.legal_moves)
+    assert listed == [Move(b.variant, i) for i in ids]
+    # A listing reuses the variant's Move objects; they are immutable values.
+    assert all(m is n for m, n in zip(listed, b.copy().legal_moves))
+    with pytest.raises(ValueError, match="items for 30433 placements"):
+        b._core.legal_items([listed[0]])
+
+
 def test_repr_can_be_pasted_back() -> None:
     b = Board("classic_2", ["a20", "t20"])
     again = eval(repr(b), {"blokus": blokus})

@@ -34,14 +34,6 @@ class Move:
         self._id = id
 
     @classmethod
-    def _trusted(cls, variant: Variant, id: int) -> Move:
-        """A move from an id known to be valid (from the generator)."""
-        m = object.__new__(cls)
-        m._variant = variant
-        m._id = id
-        return m
-
-    @classmethod
     def from_text(cls, variant_: VariantLike, text: str) -> Move:
         """Parses Pentobi move text (any cell order, any case)."""
         v = variant(variant_)
@@ -81,6 +73,21 @@ class Move:
         return hash((self._variant.id, self._id))
 
 
+def _moves_of(v: Variant) -> list[Move]:
+    """Every placement of `v` as a :class:`Move`, in id order (built once per variant)."""
+    moves: list[Move] | None = v._moves
+    if moves is None:
+        new = object.__new__
+        moves = []
+        for i in range(v.num_placements):
+            m = new(Move)
+            m._variant = v
+            m._id = i
+            moves.append(m)
+        v._moves = moves
+    return moves
+
+
 class LegalMoves:
     """The legal moves of a board's colour to move: a live view (it follows the board)."""
 
@@ -90,16 +97,9 @@ class LegalMoves:
         self._board = board
 
     def __iter__(self) -> Iterator[Move]:
-        v = self._board.variant
-        new = object.__new__
-        moves = []
-        for i in self._board._core.legal_list():
-            # Inlined Move._trusted: a game loop builds a hundred of these per turn.
-            m = new(Move)
-            m._variant = v
-            m._id = i
-            moves.append(m)
-        return iter(moves)
+        # A game loop lists a hundred moves a turn: they come from the variant's table of
+        # every placement, so no Move is built twice.
+        return iter(self._board._core.legal_items(_moves_of(self._board.variant)))
 
     def __len__(self) -> int:
         return self._board._core.count_moves()

@@ -44,9 +44,11 @@ class Variant:
     Bad specs raise :class:`~blokus.errors.InvalidVariantError` naming the field at fault.
     """
 
-    __slots__ = ("_tables", "_spec", "_builtin", "pieces", "_cell_index")
+    __slots__ = ("_tables", "_spec", "_builtin", "pieces", "_cell_index", "_moves")
 
     def __init__(self, spec: str | Mapping[str, Any]) -> None:
+        #: Every placement as a Move, built on first use by the board (moves are immutable).
+        self._moves: list[Any] | None = None
         if isinstance(spec, str):
             self._tables = _blokus.TablesCore.builtin(spec)
             text = _blokus.builtin_variant_spec(spec)

@@ -46,6 +46,8 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self._index = {a: p for p, a in enumerate(self.possible_agents)}
+        self._first_color = [colors[0] for colors in self.variant.players]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -68,13 +70,13 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
         self.agent_selection = self._agent_of_turn()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        p = self.possible_agents.index(agent)
-        to_move = self.board.player == p and not self.board.is_game_over()
-        turn = self.board.turn
-        color = turn if to_move and turn is not None else self.variant.players[p][0]
+        p = self._index[agent]
         core = self.board._core
-        mask = core.legal_mask() if to_move else np.zeros(self.variant.num_placements, dtype=np.int8)
-        return {"observation": core.observation(color), "action_mask": mask}
+        turn = core.turn
+        if turn is not None and core.player == p:
+            return {"observation": core.observation(turn), "action_mask": core.legal_mask()}
+        mask = np.zeros(self.variant.num_placements, dtype=np.int8)
+        return {"observation": core.observation(self._first_color[p]), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -19,7 +19,7 @@ use blokus_core::{
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyType;
+use pyo3::types::{PyList, PyType};
 
 /// Raises one of the exception classes of `blokus.errors`.
 fn error(py: Python<'_>, class: &str, message: String) -> PyErr {
@@ -362,8 +362,22 @@ impl BoardCore {
     fn legal_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
         self.board.legal_moves().into_pyarray(py)
     }
-    fn legal_list(&self) -> Vec<u32> {
-        self.board.legal_moves()
+    /// The items of `table` at the legal ids, in order (the Python side passes its table of
+    /// Move objects, so a listing builds no integers).
+    fn legal_items<'py>(&self, table: &Bound<'py, PyList>) -> PyResult<Bound<'py, PyList>> {
+        let ids = self.board.legal_moves();
+        if table.len() != self.board.tables().num_placements() {
+            return Err(PyValueError::new_err(format!(
+                "the table has {} items for {} placements",
+                table.len(),
+                self.board.tables().num_placements()
+            )));
+        }
+        let items = ids
+            .iter()
+            .map(|&id| table.get_item(id as usize))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(table.py(), items)
     }
     fn count_moves(&self) -> usize {
         self.board.count_moves()
