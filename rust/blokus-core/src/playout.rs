@@ -48,8 +48,9 @@ pub fn play_game(
     let mut scratch = Vec::new();
     while pos.to_move != NO_COLOR {
         let id = match policy {
-            // Without bit-sliced tables, one listing beats counting and then walking again.
-            Policy::Uniform if t.slices.is_none() => {
+            // Without bit-sliced tables (and outside the stacking rule, which samples by
+            // drawing candidates), one listing beats counting and then walking again.
+            Policy::Uniform if t.slices.is_none() && t.stacking.is_none() => {
                 buf.clear();
                 pos.legal_moves_into(t, buf);
                 buf[rng.below(buf.len() as u64) as usize]

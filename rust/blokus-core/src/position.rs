@@ -188,7 +188,8 @@ impl Position {
     }
 
     /// A uniformly random legal placement of the colour to move, without listing the moves:
-    /// the legal slots of every attach cell are counted, then one is picked. `scratch` is
+    /// the legal slots of every attach cell are counted, then one is picked (under the
+    /// stacking rule, candidates are drawn and tested: [`stacking::sample_move`]). `scratch` is
     /// reused between calls.
     pub fn sample_move(
         &self,
@@ -200,6 +201,9 @@ impl Position {
             return None;
         }
         let color = self.to_move as usize;
+        if let Rules::Stacking { .. } = t.variant.rules {
+            return stacking::sample_move(self, t, color, rng);
+        }
         let Some(slices) = &t.slices else {
             let n = self.count_moves(t);
             return self.nth_move(t, rng.below(n as u64) as usize);

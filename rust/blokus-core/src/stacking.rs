@@ -28,6 +28,7 @@
 
 use crate::bits::{Bits, WORDS};
 use crate::position::{Illegal, Position};
+use crate::rng::Rng;
 use crate::table::{Placement, Tables};
 use crate::variant::Variant;
 
@@ -295,6 +296,145 @@ fn scan<const W: usize, F: FnMut(u32) -> bool>(
     true
 }
 
+/// Draws before [`sample_move`] lists the moves instead.
+const DRAWS: usize = 128;
+/// Most bases [`sample_move`] draws among (one per column); larger structures list.
+const MAX_BASES: usize = 64;
+
+/// A uniformly random legal placement of `color`, without listing the moves when it can:
+/// each legal placement is in exactly one candidate list (its lowest-numbered bottom cube's,
+/// its piece's), so a candidate drawn uniformly from the lists of the colour's bases and pieces
+/// is, when it passes the test, uniform among the legal placements. After [`DRAWS`] misses the
+/// moves are listed and one is picked: every legal placement keeps the same chance either way.
+pub fn sample_move(pos: &Position, t: &Tables, color: usize, rng: &mut Rng) -> Option<u32> {
+    sample_drawing(pos, t, color, rng, DRAWS)
+}
+
+/// [`sample_move`] with up to `draws` draws before listing.
+fn sample_drawing(
+    pos: &Position,
+    t: &Tables,
+    color: usize,
+    rng: &mut Rng,
+    draws: usize,
+) -> Option<u32> {
+    let st = stack_tables(t);
+    let (contact, bases) = contact_and_bases(pos, st, color);
+    let mut counts = [(0u16, 0u32); MAX_BASES];
+    let mut used = 0;
+    let mut total = 0u64;
+    let available = pos.available[color];
+    for base in bases.iter() {
+        let row = &st.by_base_piece[base * st.num_pieces..(base + 1) * st.num_pieces];
+        let mut k = 0;
+        let mut pieces = available;
+        while pieces != 0 {
+            let piece = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            k += row[piece].1 - row[piece].0;
+        }
+        if k > 0 {
+            let Some(slot) = counts.get_mut(used) else {
+                return pick_listed(pos, t, color, rng);
+            };
+            *slot = (base as u16, k);
+            used += 1;
+            total += u64::from(k);
+        }
+    }
+    if total == 0 {
+        return None;
+    }
+    let found = match &st.candidates {
+        Candidates::Narrow(c) => draw(
+            st,
+            c,
+            pos,
+            &contact,
+            &counts[..used],
+            total,
+            available,
+            rng,
+            draws,
+        ),
+        Candidates::Wide(c) => draw(
+            st,
+            c,
+            pos,
+            &contact,
+            &counts[..used],
+            total,
+            available,
+            rng,
+            draws,
+        ),
+    };
+    found.or_else(|| pick_listed(pos, t, color, rng))
+}
+
+/// Up to `draws` candidates drawn uniformly from the lists of `counts` (base, candidates) and
+/// `available` pieces; the first legal one.
+#[allow(clippy::too_many_arguments)]
+fn draw<const W: usize>(
+    st: &StackTables,
+    candidates: &[Candidate<W>],
+    pos: &Position,
+    contact: &Bits,
+    counts: &[(u16, u32)],
+    total: u64,
+    available: u32,
+    rng: &mut Rng,
+    draws: usize,
+) -> Option<u32> {
+    let surface: [u64; W] = prefix(&pos.surface);
+    let contact: [u64; W] = prefix(contact);
+    for _ in 0..draws {
+        let mut k = rng.below(total) as u32;
+        let &(base, _) = counts
+            .iter()
+            .find(|&&(_, n)| {
+                let here = k < n;
+                if !here {
+                    k -= n;
+                }
+                here
+            })
+            .expect("k is below the total");
+        let row = &st.by_base_piece[base as usize * st.num_pieces..];
+        let mut pieces = available;
+        while pieces != 0 {
+            let piece = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let (a, b) = row[piece];
+            if k < b - a {
+                let c = &candidates[(a + k) as usize];
+                let mut unsupported = 0;
+                let mut touching = 0;
+                for w in 0..W {
+                    unsupported |= c.bottoms[w] & !surface[w];
+                    touching |= c.mask[w] & contact[w];
+                }
+                if unsupported == 0 && touching != 0 {
+                    return Some(c.id);
+                }
+                break;
+            }
+            k -= b - a;
+        }
+    }
+    None
+}
+
+/// A uniformly random legal placement of `color` from the full list.
+fn pick_listed(pos: &Position, t: &Tables, color: usize, rng: &mut Rng) -> Option<u32> {
+    let mut legal = Vec::new();
+    for_each_move(pos, t, color, |id| {
+        legal.push(id);
+        true
+    });
+    (!legal.is_empty()).then(|| legal[rng.below(legal.len() as u64) as usize])
+}
+
 /// Why placement `id` breaks the stacking rule for `color`, whose piece is still in hand.
 pub fn why_illegal(pos: &Position, t: &Tables, color: usize, id: u32) -> Option<Illegal> {
     let st = stack_tables(t);
@@ -416,4 +556,54 @@ pub fn points(t: &Tables, pos: &Position) -> Vec<i32> {
         .enumerate()
         .map(|(c, &seen)| seen as i32 - (v.pieces_per_color() - usize::from(pos.placed[c])) as i32)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{tables, Board};
+
+    /// Chi-square of `draws`-draw sampling against the move list of `pos` (5 sd allowed).
+    fn assert_uniform(t: &Tables, pos: &Position, draws: usize, seed: u64) {
+        let color = pos.to_move as usize;
+        let moves = pos.legal_moves(t);
+        assert!(moves.len() > 20, "a position with a choice");
+        let index: std::collections::HashMap<u32, usize> =
+            moves.iter().enumerate().map(|(i, &m)| (m, i)).collect();
+        let mut counts = vec![0u32; moves.len()];
+        let mut rng = Rng::new(seed);
+        let per_move = 100u32;
+        for _ in 0..per_move as usize * moves.len() {
+            let id = sample_drawing(pos, t, color, &mut rng, draws).expect("a move");
+            counts[index[&id]] += 1;
+        }
+        let expected = f64::from(per_move);
+        let chi2: f64 = counts
+            .iter()
+            .map(|&c| (f64::from(c) - expected).powi(2) / expected)
+            .sum();
+        let dof = (moves.len() - 1) as f64;
+        assert!(
+            chi2 < dof + 5.0 * (2.0 * dof).sqrt(),
+            "chi2 {chi2} for {} moves, {draws} draws",
+            moves.len()
+        );
+    }
+
+    #[test]
+    fn drawing_candidates_is_uniform_over_the_legal_moves() {
+        for id in ["3d_tower", "3d_pyramid"] {
+            let t = tables(id).unwrap();
+            let mut board = Board::new(t.clone());
+            let mut rng = Rng::new(3);
+            for _ in 0..10 {
+                let m = board.sample_move(&mut rng).unwrap();
+                board.play(m).unwrap();
+            }
+            // One draw falls back to the list most of the time; many draws seldom do.
+            for draws in [1, DRAWS] {
+                assert_uniform(&t, board.position(), draws, 11);
+            }
+        }
+    }
 }
