@@ -10,7 +10,7 @@ from pytest_benchmark.fixture import BenchmarkFixture
 
 import blokus
 
-VARIANTS = ["duo", "classic", "trigon"]
+VARIANTS = ["duo", "classic", "trigon", "3d_tower"]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
