@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use crate::bits::Bits;
 use crate::geometry::Coord;
 use crate::position::Position;
-use crate::slices::{Slice, Slices, SLICE_WORDS};
+use crate::slices::{clear_covering, Slice, Slices, SLICE_WORDS};
 use crate::table::Placement;
 use crate::variant::Variant;
 
@@ -508,25 +508,11 @@ impl<const W: usize> DirSlices<W> {
 
     /// Clears from `ok` (slots of `a` in direction `dir`) the placements that cover a cell of
     /// `cells`.
+    #[inline]
     pub fn clear_near(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
         let u = a * self.dirs + dir;
-        let near = &self.near[u];
         let slices = &self.near_slices[self.near_start[u] as usize..];
-        let (lo, hi) = self.near_words[u];
-        let mut rank = 0usize;
-        for w in lo as usize..hi as usize {
-            let word = near.0[w];
-            let mut hit = word & cells.0[w];
-            while hit != 0 {
-                let below = word & ((1u64 << hit.trailing_zeros()) - 1);
-                let slice = &slices[rank + below.count_ones() as usize];
-                for i in 0..W {
-                    ok[i] &= !slice[i];
-                }
-                hit &= hit - 1;
-            }
-            rank += word.count_ones() as usize;
-        }
+        clear_covering(&self.near[u], self.near_words[u], slices, ok, cells);
     }
 
     /// The slots of [`Slices`] that the slots of (class of `a`, `dir`) stand for.

@@ -177,25 +177,8 @@ impl Slices {
     /// Clears from `ok` (slots of cell `a`) the placements that cover a cell of `cells`.
     #[inline]
     pub fn clear_near(&self, a: usize, ok: &mut Slice, cells: &Bits) {
-        // Visit only the given cells among the near ones; a cell's slice is found by its rank
-        // in `near[a]`.
-        let near = &self.near[a];
         let slices = &self.near_slices[self.near_start[a] as usize..];
-        let (lo, hi) = self.near_words[a];
-        let mut rank = 0usize;
-        for w in lo as usize..hi as usize {
-            let word = near.0[w];
-            let mut hit = word & cells.0[w];
-            while hit != 0 {
-                let below = word & ((1u64 << hit.trailing_zeros()) - 1);
-                let slice = &slices[rank + below.count_ones() as usize];
-                for i in 0..SLICE_WORDS {
-                    ok[i] &= !slice[i];
-                }
-                hit &= hit - 1;
-            }
-            rank += word.count_ones() as usize;
-        }
+        clear_covering(&self.near[a], self.near_words[a], slices, ok, cells);
     }
 
     /// The cells covered by placements through `a`, other than `a`.
@@ -270,6 +253,34 @@ impl Slices {
     #[inline]
     pub fn id(&self, a: usize, slot: usize) -> u32 {
         self.ids[a * self.stride + slot]
+    }
+}
+
+/// Clears from `ok` the slots whose placement covers a cell of `cells`: `near` are the cells
+/// the slots' placements cover, with one slice each in `slices` (in increasing cell order),
+/// and `words` the range of words of `near` that are not zero. A cell's slice is found by its
+/// rank in `near`, so only the given cells among the near ones are visited.
+#[inline]
+pub fn clear_covering<const W: usize>(
+    near: &Bits,
+    words: (u8, u8),
+    slices: &[[u64; W]],
+    ok: &mut [u64; W],
+    cells: &Bits,
+) {
+    let mut rank = 0usize;
+    for w in words.0 as usize..words.1 as usize {
+        let word = near.0[w];
+        let mut hit = word & cells.0[w];
+        while hit != 0 {
+            let below = word & ((1u64 << hit.trailing_zeros()) - 1);
+            let slice = &slices[rank + below.count_ones() as usize];
+            for i in 0..W {
+                ok[i] &= !slice[i];
+            }
+            hit &= hit - 1;
+        }
+        rank += word.count_ones() as usize;
     }
 }
 

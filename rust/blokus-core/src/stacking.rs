@@ -345,84 +345,80 @@ fn sample_drawing(
     if total == 0 {
         return None;
     }
+    let drawing = Drawing {
+        st,
+        pos,
+        contact: &contact,
+        counts: &counts[..used],
+        total,
+        available,
+    };
     let found = match &st.candidates {
-        Candidates::Narrow(c) => draw(
-            st,
-            c,
-            pos,
-            &contact,
-            &counts[..used],
-            total,
-            available,
-            rng,
-            draws,
-        ),
-        Candidates::Wide(c) => draw(
-            st,
-            c,
-            pos,
-            &contact,
-            &counts[..used],
-            total,
-            available,
-            rng,
-            draws,
-        ),
+        Candidates::Narrow(c) => drawing.draw(c, rng, draws),
+        Candidates::Wide(c) => drawing.draw(c, rng, draws),
     };
     found.or_else(|| pick_listed(pos, t, color, rng))
 }
 
-/// Up to `draws` candidates drawn uniformly from the lists of `counts` (base, candidates) and
-/// `available` pieces; the first legal one.
-#[allow(clippy::too_many_arguments)]
-fn draw<const W: usize>(
-    st: &StackTables,
-    candidates: &[Candidate<W>],
-    pos: &Position,
-    contact: &Bits,
-    counts: &[(u16, u32)],
+/// What [`sample_move`] draws from: the candidate lists of `counts` (base, number of
+/// candidates of the `available` pieces there; `total` in all).
+struct Drawing<'a> {
+    st: &'a StackTables,
+    pos: &'a Position,
+    contact: &'a Bits,
+    counts: &'a [(u16, u32)],
     total: u64,
     available: u32,
-    rng: &mut Rng,
-    draws: usize,
-) -> Option<u32> {
-    let surface: [u64; W] = prefix(&pos.surface);
-    let contact: [u64; W] = prefix(contact);
-    for _ in 0..draws {
-        let mut k = rng.below(total) as u32;
-        let &(base, _) = counts
-            .iter()
-            .find(|&&(_, n)| {
-                let here = k < n;
-                if !here {
-                    k -= n;
+}
+
+impl Drawing<'_> {
+    /// Up to `draws` candidates drawn uniformly; the first legal one.
+    fn draw<const W: usize>(
+        &self,
+        candidates: &[Candidate<W>],
+        rng: &mut Rng,
+        draws: usize,
+    ) -> Option<u32> {
+        let st = self.st;
+        let surface: [u64; W] = prefix(&self.pos.surface);
+        let contact: [u64; W] = prefix(self.contact);
+        for _ in 0..draws {
+            let mut k = rng.below(self.total) as u32;
+            let &(base, _) = self
+                .counts
+                .iter()
+                .find(|&&(_, n)| {
+                    let here = k < n;
+                    if !here {
+                        k -= n;
+                    }
+                    here
+                })
+                .expect("k is below the total");
+            let row = &st.by_base_piece[base as usize * st.num_pieces..];
+            let mut pieces = self.available;
+            while pieces != 0 {
+                let piece = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                let (a, b) = row[piece];
+                if k < b - a {
+                    let c = &candidates[(a + k) as usize];
+                    let mut unsupported = 0;
+                    let mut touching = 0;
+                    for w in 0..W {
+                        unsupported |= c.bottoms[w] & !surface[w];
+                        touching |= c.mask[w] & contact[w];
+                    }
+                    if unsupported == 0 && touching != 0 {
+                        return Some(c.id);
+                    }
+                    break;
                 }
-                here
-            })
-            .expect("k is below the total");
-        let row = &st.by_base_piece[base as usize * st.num_pieces..];
-        let mut pieces = available;
-        while pieces != 0 {
-            let piece = pieces.trailing_zeros() as usize;
-            pieces &= pieces - 1;
-            let (a, b) = row[piece];
-            if k < b - a {
-                let c = &candidates[(a + k) as usize];
-                let mut unsupported = 0;
-                let mut touching = 0;
-                for w in 0..W {
-                    unsupported |= c.bottoms[w] & !surface[w];
-                    touching |= c.mask[w] & contact[w];
-                }
-                if unsupported == 0 && touching != 0 {
-                    return Some(c.id);
-                }
-                break;
+                k -= b - a;
             }
-            k -= b - a;
         }
+        None
     }
-    None
 }
 
 /// A uniformly random legal placement of `color` from the full list.
