@@ -107,18 +107,74 @@ fn sampling_is_uniform_over_the_legal_moves() {
     assert!(counts.iter().all(|&c| c > 0));
 }
 
-#[test]
-fn incremental_playout_keeps_the_legal_moves() {
-    use blokus_core::playout::Playout;
-    for id in [
+/// Built-in corner-rule variants and custom boards (holes, a small hexagon, a piece subset),
+/// for the generators' cross-checks.
+fn corner_variants() -> Vec<(String, std::sync::Arc<blokus_core::Tables>)> {
+    let mut out: Vec<_> = [
         "duo",
         "classic",
         "classic_3",
         "junior",
         "trigon",
         "trigon_3",
+    ]
+    .iter()
+    .map(|id| (id.to_string(), tables(id).unwrap()))
+    .collect();
+    for json in [
+        r#"{"id": "holes", "board": {"geometry": "square", "width": 9, "height": 7,
+            "holes": ["b2", "e4", "h6", "a7"]}, "colors": ["Blue", "Red"],
+            "players": [[0], [1]], "start_points": [["a1"], ["i7"]],
+            "pieces": {"only": ["1", "V3", "L4", "T4", "F", "W", "X", "I5"]}}"#,
+        r#"{"id": "hexagon", "board": {"geometry": "triangle", "edge": 4, "holes": ["h5"]},
+            "colors": ["Blue", "Red"], "players": [[0], [1]],
+            "start_points": [["d3"], ["l5"]], "pieces": {}}"#,
     ] {
-        let t = tables(id).unwrap();
+        let v = blokus_core::Variant::from_json(json).unwrap();
+        out.push((
+            v.id.clone(),
+            std::sync::Arc::new(blokus_core::Tables::new(v)),
+        ));
+    }
+    out
+}
+
+#[test]
+fn listing_counting_and_sampling_match_a_plain_scan() {
+    // The generators (bit-sliced, corner-directed after a colour's first piece) against a scan
+    // of every placement with the rule written out, along random games.
+    for (id, t) in corner_variants() {
+        assert!(t.directed.is_some(), "{id} has corner-directed tables");
+        let mut rng = blokus_core::rng::Rng::new(8);
+        for _ in 0..3 {
+            let mut board = Board::new(t.clone());
+            while let Some(c) = board.turn() {
+                let pos = board.position();
+                let plain: Vec<u32> = (0..t.num_placements() as u32)
+                    .filter(|&id| {
+                        let p = &t.placements[id as usize];
+                        pos.left[c][p.piece as usize] > 0
+                            && !p.mask.intersects(&pos.forbidden[c])
+                            && p.mask.intersects(&pos.attach[c])
+                    })
+                    .collect();
+                let mut listed = board.legal_moves();
+                listed.sort_unstable();
+                assert_eq!(listed, plain, "{id} at ply {}", board.ply());
+                assert_eq!(board.count_moves(), plain.len(), "{id}");
+                let m = board.sample_move(&mut rng).unwrap();
+                assert!(plain.binary_search(&m).is_ok(), "{id}: sampled {m}");
+                board.play(m).unwrap();
+            }
+            assert!(board.ply() >= 4, "{id}: a game of {} plies", board.ply());
+        }
+    }
+}
+
+#[test]
+fn incremental_playout_keeps_the_legal_moves() {
+    use blokus_core::playout::Playout;
+    for (id, t) in corner_variants() {
         let mut rng = blokus_core::rng::Rng::new(4);
         for _ in 0..5 {
             let mut game = Playout::new(&t).unwrap();
