@@ -4,7 +4,7 @@ use crate::bits::Bits;
 use crate::rng::Rng;
 use crate::slices::Slice;
 use crate::stacking;
-use crate::table::{Directed, Tables};
+use crate::table::{with_directed, Tables};
 use crate::variant::{Rules, MAX_COLORS, MAX_PIECES};
 
 /// Marker for "nobody to move": the game is over.
@@ -154,14 +154,8 @@ impl Position {
         };
         // After its first piece, a colour's attach cells touch it at a corner and the
         // narrower corner-directed slices apply.
-        if self.placed[color] > 0 {
-            match &t.directed {
-                Some(Directed::W1(ds)) => return ds.for_each_move(slices, self, color, f),
-                Some(Directed::W2(ds)) => return ds.for_each_move(slices, self, color, f),
-                Some(Directed::W4(ds)) => return ds.for_each_move(slices, self, color, f),
-                Some(Directed::W8(ds)) => return ds.for_each_move(slices, self, color, f),
-                None => {}
-            }
+        if let (Some(directed), true) = (&t.directed, self.placed[color] > 0) {
+            return with_directed!(directed, ds => ds.for_each_move(slices, self, color, f));
         }
         let mut blocked = self.forbidden[color];
         let candidates = self.attach[color] & !blocked;
@@ -216,10 +210,9 @@ impl Position {
             None
         };
         let total = match directed {
-            Some(Directed::W1(ds)) => ds.collect_slots(slices, self, color, scratch),
-            Some(Directed::W2(ds)) => ds.collect_slots(slices, self, color, scratch),
-            Some(Directed::W4(ds)) => ds.collect_slots(slices, self, color, scratch),
-            Some(Directed::W8(ds)) => ds.collect_slots(slices, self, color, scratch),
+            Some(directed) => {
+                with_directed!(directed, ds => ds.collect_slots(slices, self, color, scratch))
+            }
             None => {
                 let mut blocked = self.forbidden[color];
                 let available = slices.available(self.available[color]);
@@ -251,10 +244,9 @@ impl Position {
                     }
                     let slot = w * 64 + bits.trailing_zeros() as usize;
                     return Some(match directed {
-                        Some(Directed::W1(ds)) => ds.slot_id(slices, self, color, cell, slot),
-                        Some(Directed::W2(ds)) => ds.slot_id(slices, self, color, cell, slot),
-                        Some(Directed::W4(ds)) => ds.slot_id(slices, self, color, cell, slot),
-                        Some(Directed::W8(ds)) => ds.slot_id(slices, self, color, cell, slot),
+                        Some(directed) => {
+                            with_directed!(directed, ds => ds.slot_id(slices, self, color, cell, slot))
+                        }
                         None => slices.id(cell, slot),
                     });
                 }
@@ -298,12 +290,7 @@ impl Position {
         }
         let c = self.to_move as usize;
         if let (Some(slices), Some(directed), true) = (&t.slices, &t.directed, self.placed[c] > 0) {
-            match directed {
-                Directed::W1(ds) => ds.list_into(slices, self, c, out),
-                Directed::W2(ds) => ds.list_into(slices, self, c, out),
-                Directed::W4(ds) => ds.list_into(slices, self, c, out),
-                Directed::W8(ds) => ds.list_into(slices, self, c, out),
-            }
+            with_directed!(directed, ds => ds.list_into(slices, self, c, out));
         } else {
             self.for_each_move(t, c, |id| {
                 out.push(id);
@@ -326,12 +313,7 @@ impl Position {
         }
         let c = self.to_move as usize;
         if let (Some(slices), Some(directed), true) = (&t.slices, &t.directed, self.placed[c] > 0) {
-            return match directed {
-                Directed::W1(ds) => ds.count_moves(slices, self, c),
-                Directed::W2(ds) => ds.count_moves(slices, self, c),
-                Directed::W4(ds) => ds.count_moves(slices, self, c),
-                Directed::W8(ds) => ds.count_moves(slices, self, c),
-            };
+            return with_directed!(directed, ds => ds.count_moves(slices, self, c));
         }
         if let (Some(slices), Rules::Corner) = (&t.slices, t.variant.rules) {
             // Each legal slot is one move: count them without naming them.

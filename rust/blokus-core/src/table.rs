@@ -77,6 +77,20 @@ pub struct Tables {
     pub stacking: Option<StackTables>,
 }
 
+/// Evaluates `$body` with `$ds` bound to the [`DirSlices`] inside a [`Directed`], whatever
+/// its width.
+macro_rules! with_directed {
+    ($directed:expr, $ds:ident => $body:expr) => {
+        match $directed {
+            $crate::table::Directed::W1($ds) => $body,
+            $crate::table::Directed::W2($ds) => $body,
+            $crate::table::Directed::W4($ds) => $body,
+            $crate::table::Directed::W8($ds) => $body,
+        }
+    };
+}
+pub(crate) use with_directed;
+
 /// [`DirSlices`] of the width the piece set needs.
 #[derive(Debug)]
 pub enum Directed {
