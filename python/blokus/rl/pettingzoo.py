@@ -87,14 +87,17 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
             raise ValueError(f"{agent} is to move and must give an action")
         self.board.push(int(action))
         self._cumulative_rewards[agent] = 0.0
-        if self.board.is_game_over():
-            rewards = self.board._core.rewards()
+        core = self.board._core
+        player = core.player
+        if player is None:
+            rewards = core.rewards()
             for p, a in enumerate(self.agents):
                 self.rewards[a] = rewards[p]
                 self.terminations[a] = True
+            self._accumulate_rewards()
         else:
-            self.agent_selection = self._agent_of_turn()
-        self._accumulate_rewards()
+            # Rewards are all zero until the end: nothing to accumulate.
+            self.agent_selection = self.possible_agents[player]
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":

@@ -497,9 +497,13 @@ impl BoardCore {
     }
     /// 1 for each legal placement id, 0 elsewhere, int8.
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let mut mask = vec![0i8; self.board.tables().num_placements()];
-        for id in self.board.legal_moves() {
-            mask[id as usize] = 1;
+        let t = self.board.tables();
+        let mut mask = vec![0i8; t.num_placements()];
+        if let Some(c) = self.board.turn() {
+            self.board.position().for_each_move(t, c, |id| {
+                mask[id as usize] = 1;
+                true
+            });
         }
         mask.into_pyarray(py)
     }
