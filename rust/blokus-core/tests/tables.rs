@@ -194,3 +194,39 @@ fn incremental_playout_keeps_the_legal_moves() {
         }
     }
 }
+
+#[test]
+fn incremental_playout_samples_uniformly() {
+    // Chi-square of the playout's sampler (slots counted per attach cell, a placement through
+    // m live cells kept with probability 1/m) against the legal list of mid-game positions.
+    use blokus_core::playout::Playout;
+    for (id, plies) in [("duo", 6), ("classic", 12), ("trigon", 12)] {
+        let t = tables(id).unwrap();
+        let mut rng = blokus_core::rng::Rng::new(21);
+        let mut game = Playout::new(&t).unwrap();
+        for _ in 0..plies {
+            let m = game.sample(&mut rng).unwrap();
+            game.play(m);
+        }
+        let moves = game.pos().legal_moves(&t);
+        let index: std::collections::HashMap<u32, usize> =
+            moves.iter().enumerate().map(|(i, &m)| (m, i)).collect();
+        let mut counts = vec![0u32; moves.len()];
+        let per_move = 100u32;
+        for _ in 0..per_move as usize * moves.len() {
+            counts[index[&game.sample(&mut rng).unwrap()]] += 1;
+        }
+        let expected = f64::from(per_move);
+        let chi2: f64 = counts
+            .iter()
+            .map(|&c| (f64::from(c) - expected).powi(2) / expected)
+            .sum();
+        let dof = (moves.len() - 1) as f64;
+        assert!(moves.len() > 50, "{id}: a position with a choice");
+        assert!(
+            chi2 < dof + 5.0 * (2.0 * dof).sqrt(),
+            "{id}: chi2 {chi2} for {} moves",
+            moves.len()
+        );
+    }
+}
