@@ -288,6 +288,14 @@ def test_broken_files_say_where_and_what(text: str, line: int, column: int, mess
         ("(;GM[Blokus Duo]\n;AB[e10,f10][e11])", 2, 1, "shares an edge with another piece of Purple"),
         ("(;GM[Blokus Duo]\n;AE[e10])", 2, 1, r"setup: AE\[e10\]: no such piece is on the board"),
         ("(;GM[Blokus Duo]\n;PL[X])", 2, 1, r"setup: PL\[X\]: expected B or W \(or 1, 2\)"),
+        # Blokus 3D
+        ("(;GM[Blokus 3D Tower]\n;1[a1@1,a1@2]\n;2[a1@3,a1@4])", 3, 1, r"move 2 \(2\[a1@3,a1@4\]\): illegal move a1@3,a1@4 for Yellow: first piece off the ground"),
+        ("(;GM[Blokus 3D Tower]\n;1[a1@2,b1@2])", 2, 1, r"move 1 \(1\[a1@2,b1@2\]\): illegal move a1@2,b1@2 for Blue: unsupported: the cell beneath a1@2 is empty"),
+        ("(;GM[Blokus 3D Tower]\n;1[a1@1,a1@9])", 2, 2, r"1\[a1@1,a1@9\]: item 2 \(a1@9\) is above the height limit of its column \(level 8\)"),
+        ("(;GM[Blokus 3D Tower]\n;A2[c1@2,d1@2])", 2, 1, r"setup: 1st piece of Yellow: nothing beneath c1@2 \(c1@1 is empty\)"),
+        ("(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1]XO[5])", 2, 1, r"setup: XO\[5\]: expected the colours out, each one of 1, 2, 3, 4, or XO\[\] for none"),
+        ("(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1][a1@2,b1@2])", 2, 1, "setup: 2nd piece of Blue: Blue has only 1 copy of piece I2"),
+        ("(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1]A2[b1@1,c1@1])", 2, 1, "setup: 1st piece of Yellow: b1@1 is already covered"),
     ],
 )
 def test_illegal_moves_and_setups_name_the_move_and_node(text: str, line: int, column: int, message: str) -> None:
@@ -414,24 +422,6 @@ def test_3d_builds_and_edits_trees() -> None:
     with pytest.raises(blokus.IllegalMoveError, match="unsupported: the cell beneath e5@2 is empty"):
         node.add_variation("e4@2,e5@2")
     assert sgf.dumps(game) == "(;GM[Blokus 3D Pyramid Two-Player]CA[UTF-8]\n;B[d4@1,e4@1]\n;W[d5@1,e5@1,d5@2])\n"
-
-
-@pytest.mark.parametrize(
-    ("text", "line", "column", "message"),
-    [
-        ("(;GM[Blokus 3D Tower]\n;1[a1@1,a1@2]\n;2[a1@3,a1@4])", 3, 1, r"move 2 \(2\[a1@3,a1@4\]\): illegal move a1@3,a1@4 for Yellow: first piece off the ground"),
-        ("(;GM[Blokus 3D Tower]\n;1[a1@2,b1@2])", 2, 1, r"move 1 \(1\[a1@2,b1@2\]\): illegal move a1@2,b1@2 for Blue: unsupported: the cell beneath a1@2 is empty"),
-        ("(;GM[Blokus 3D Tower]\n;1[a1@1,a1@9])", 2, 2, r"1\[a1@1,a1@9\]: item 2 \(a1@9\) is above the height limit of its column \(level 8\)"),
-        ("(;GM[Blokus 3D Tower]\n;A2[c1@2,d1@2])", 2, 1, r"setup: 1st piece of Yellow: nothing beneath c1@2 \(c1@1 is empty\)"),
-        ("(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1]XO[5])", 2, 1, r"setup: XO\[5\]: expected the colours out, each one of 1, 2, 3, 4, or XO\[\] for none"),
-        ("(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1][a1@2,b1@2])", 2, 1, "setup: 2nd piece of Blue: Blue has only 1 copy of piece I2"),
-        ("(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1]A2[b1@1,c1@1])", 2, 1, "setup: 1st piece of Yellow: b1@1 is already covered"),
-    ],
-)
-def test_3d_errors_name_the_move_and_node(text: str, line: int, column: int, message: str) -> None:
-    with pytest.raises(SgfError, match=message) as e:
-        sgf.loads(text)
-    assert (e.value.line, e.value.column) == (line, column), str(e.value)
 
 
 def test_xo_is_an_ordinary_property_on_flat_boards() -> None:

@@ -280,7 +280,7 @@ impl<'t, const W: usize> Engine<'t, W> {
         let before = self.pos.forbidden[c];
         let first = self.pos.placed[c] == 0;
         self.pos.place(t, c, id);
-        let (_, cells, edges, _) = t.footprint(id);
+        let (piece, cells, edges, corners) = t.footprint(id);
         // Cells newly forbidden to a colour lie under the piece, or for the mover also along
         // its edges; only attach cells near them can lose placements.
         let mut mask = Bits::EMPTY;
@@ -318,7 +318,6 @@ impl<'t, const W: usize> Engine<'t, W> {
                 }
             }
         }
-        let (piece, _, _, corners) = t.footprint(id);
         if self.pos.available[c] & (1 << piece) == 0 {
             for (cd, avail) in self.avail[c].iter_mut().enumerate().take(ds.num_layouts()) {
                 let gone = ds.piece_slots(cd, piece);

@@ -157,14 +157,7 @@ impl Position {
         if let (Some(directed), true) = (&t.directed, self.placed[color] > 0) {
             return with_directed!(directed, ds => ds.for_each_move(slices, self, color, f));
         }
-        let mut blocked = self.forbidden[color];
-        let candidates = self.attach[color] & !blocked;
-        if candidates.is_empty() {
-            return true;
-        }
-        let available = slices.available(self.available[color]);
-        for cell in candidates.iter() {
-            let ok = slices.through(cell, &available, &blocked);
+        slices.for_each_cell(self, color, |cell, ok| {
             for (w, &word) in ok.iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
@@ -175,10 +168,8 @@ impl Position {
                     }
                 }
             }
-            // Placements through this cell are done; later cells must not list them again.
-            blocked.insert(cell);
-        }
-        true
+            true
+        })
     }
 
     /// A uniformly random legal placement of the colour to move, without listing the moves:
@@ -214,18 +205,15 @@ impl Position {
                 with_directed!(directed, ds => ds.collect_slots(slices, self, color, scratch))
             }
             None => {
-                let mut blocked = self.forbidden[color];
-                let available = slices.available(self.available[color]);
                 let mut total = 0u64;
-                for cell in (self.attach[color] & !blocked).iter() {
-                    let ok = slices.through(cell, &available, &blocked);
+                slices.for_each_cell(self, color, |cell, ok| {
                     let n: u32 = ok.iter().map(|w| w.count_ones()).sum();
                     if n > 0 {
                         total += u64::from(n);
-                        scratch.push((cell as u16, ok));
+                        scratch.push((cell as u16, *ok));
                     }
-                    blocked.insert(cell);
-                }
+                    true
+                });
                 total
             }
         };
@@ -317,14 +305,11 @@ impl Position {
         }
         if let (Some(slices), Rules::Corner) = (&t.slices, t.variant.rules) {
             // Each legal slot is one move: count them without naming them.
-            let mut blocked = self.forbidden[c];
-            let available = slices.available(self.available[c]);
             let mut n = 0;
-            for cell in (self.attach[c] & !blocked).iter() {
-                let ok = slices.through(cell, &available, &blocked);
+            slices.for_each_cell(self, c, |_, ok| {
                 n += ok.iter().map(|w| w.count_ones() as usize).sum::<usize>();
-                blocked.insert(cell);
-            }
+                true
+            });
             return n;
         }
         let mut n = 0;

@@ -11,6 +11,7 @@
 //! already handled count as blocked, so each placement is produced once.
 
 use crate::bits::Bits;
+use crate::position::Position;
 use crate::table::Placement;
 use crate::variant::Variant;
 
@@ -172,6 +173,33 @@ impl Slices {
         }
         self.clear_near(a, &mut ok, blocked);
         ok
+    }
+
+    /// Visits the attach cells of `color` in increasing order, calling `g(cell, ok)` with the
+    /// legal slots `ok` of the placements through the cell and through no earlier attach cell
+    /// (those count as blocked); stops early when `g` returns `false`. Returns `false` if
+    /// stopped early.
+    #[inline]
+    pub fn for_each_cell<G: FnMut(usize, &Slice) -> bool>(
+        &self,
+        pos: &Position,
+        color: usize,
+        mut g: G,
+    ) -> bool {
+        let mut blocked = pos.forbidden[color];
+        let candidates = pos.attach[color] & !blocked;
+        if candidates.is_empty() {
+            return true;
+        }
+        let available = self.available(pos.available[color]);
+        for cell in candidates.iter() {
+            let ok = self.through(cell, &available, &blocked);
+            if !g(cell, &ok) {
+                return false;
+            }
+            blocked.insert(cell);
+        }
+        true
     }
 
     /// Clears from `ok` (slots of cell `a`) the placements that cover a cell of `cells`.

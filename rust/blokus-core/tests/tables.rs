@@ -74,6 +74,30 @@ fn perft_duo_depth_3() {
     assert_eq!(b.perft(3), 89_204_762);
 }
 
+/// Draws `per_move` times the number of `moves` from `sample` and checks the counts with a
+/// chi-square test: for n-1 degrees of freedom the statistic has mean n-1 and sd sqrt(2(n-1));
+/// 5 sd are allowed. Every move must come up.
+fn assert_uniform(label: &str, moves: &[u32], per_move: u32, mut sample: impl FnMut() -> u32) {
+    let index: std::collections::HashMap<u32, usize> =
+        moves.iter().enumerate().map(|(i, &m)| (m, i)).collect();
+    let mut counts = vec![0u32; moves.len()];
+    for _ in 0..per_move as usize * moves.len() {
+        counts[index[&sample()]] += 1;
+    }
+    let expected = f64::from(per_move);
+    let chi2: f64 = counts
+        .iter()
+        .map(|&c| (f64::from(c) - expected).powi(2) / expected)
+        .sum();
+    let dof = (moves.len() - 1) as f64;
+    assert!(
+        chi2 < dof + 5.0 * (2.0 * dof).sqrt(),
+        "{label}: chi2 {chi2} for {} moves",
+        moves.len()
+    );
+    assert!(counts.iter().all(|&c| c > 0), "{label}: a move never drawn");
+}
+
 #[test]
 fn sampling_is_uniform_over_the_legal_moves() {
     // Chi-square check of the sampler against the move list on a mid-game duo position.
@@ -81,30 +105,10 @@ fn sampling_is_uniform_over_the_legal_moves() {
     for text in ["e10,e11", "j5,j6", "f12,g12,h12", "k7,l7,m7"] {
         board.play_text(text).unwrap();
     }
-    let moves = board.legal_moves();
-    let n = moves.len();
-    let mut index = std::collections::HashMap::new();
-    for (i, &m) in moves.iter().enumerate() {
-        index.insert(m, i);
-    }
-    let mut counts = vec![0u32; n];
     let mut rng = blokus_core::rng::Rng::new(9);
-    let draws = 200 * n;
-    for _ in 0..draws {
-        counts[index[&board.sample_move(&mut rng).unwrap()]] += 1;
-    }
-    let expected = 200.0;
-    let chi2: f64 = counts
-        .iter()
-        .map(|&c| (f64::from(c) - expected).powi(2) / expected)
-        .sum();
-    // For n-1 degrees of freedom the statistic has mean n-1 and sd sqrt(2(n-1)): allow 5 sd.
-    let dof = (n - 1) as f64;
-    assert!(
-        chi2 < dof + 5.0 * (2.0 * dof).sqrt(),
-        "chi2 {chi2} for {n} moves"
-    );
-    assert!(counts.iter().all(|&c| c > 0));
+    assert_uniform("duo", &board.legal_moves(), 200, || {
+        board.sample_move(&mut rng).unwrap()
+    });
 }
 
 /// Built-in corner-rule variants and custom boards (holes, a small hexagon, a piece subset),
@@ -209,24 +213,7 @@ fn incremental_playout_samples_uniformly() {
             game.play(m);
         }
         let moves = game.pos().legal_moves(&t);
-        let index: std::collections::HashMap<u32, usize> =
-            moves.iter().enumerate().map(|(i, &m)| (m, i)).collect();
-        let mut counts = vec![0u32; moves.len()];
-        let per_move = 100u32;
-        for _ in 0..per_move as usize * moves.len() {
-            counts[index[&game.sample(&mut rng).unwrap()]] += 1;
-        }
-        let expected = f64::from(per_move);
-        let chi2: f64 = counts
-            .iter()
-            .map(|&c| (f64::from(c) - expected).powi(2) / expected)
-            .sum();
-        let dof = (moves.len() - 1) as f64;
         assert!(moves.len() > 50, "{id}: a position with a choice");
-        assert!(
-            chi2 < dof + 5.0 * (2.0 * dof).sqrt(),
-            "{id}: chi2 {chi2} for {} moves",
-            moves.len()
-        );
+        assert_uniform(id, &moves, 100, || game.sample(&mut rng).unwrap());
     }
 }
