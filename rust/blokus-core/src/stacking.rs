@@ -297,7 +297,7 @@ fn scan<const W: usize, F: FnMut(u32) -> bool>(
 }
 
 /// Draws before [`sample_move`] lists the moves instead.
-const DRAWS: usize = 128;
+pub const DRAWS: usize = 128;
 /// Most bases [`sample_move`] draws among (one per column); larger structures list.
 const MAX_BASES: usize = 64;
 
@@ -310,8 +310,9 @@ pub fn sample_move(pos: &Position, t: &Tables, color: usize, rng: &mut Rng) -> O
     sample_drawing(pos, t, color, rng, DRAWS)
 }
 
-/// [`sample_move`] with up to `draws` draws before listing.
-fn sample_drawing(
+/// [`sample_move`] with up to `draws` draws before listing (any number gives the same
+/// distribution; fewer draws list more often).
+pub fn sample_drawing(
     pos: &Position,
     t: &Tables,
     color: usize,
@@ -552,54 +553,4 @@ pub fn points(t: &Tables, pos: &Position) -> Vec<i32> {
         .enumerate()
         .map(|(c, &seen)| seen as i32 - (v.pieces_per_color() - usize::from(pos.placed[c])) as i32)
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{tables, Board};
-
-    /// Chi-square of `draws`-draw sampling against the move list of `pos` (5 sd allowed).
-    fn assert_uniform(t: &Tables, pos: &Position, draws: usize, seed: u64) {
-        let color = pos.to_move as usize;
-        let moves = pos.legal_moves(t);
-        assert!(moves.len() > 20, "a position with a choice");
-        let index: std::collections::HashMap<u32, usize> =
-            moves.iter().enumerate().map(|(i, &m)| (m, i)).collect();
-        let mut counts = vec![0u32; moves.len()];
-        let mut rng = Rng::new(seed);
-        let per_move = 100u32;
-        for _ in 0..per_move as usize * moves.len() {
-            let id = sample_drawing(pos, t, color, &mut rng, draws).expect("a move");
-            counts[index[&id]] += 1;
-        }
-        let expected = f64::from(per_move);
-        let chi2: f64 = counts
-            .iter()
-            .map(|&c| (f64::from(c) - expected).powi(2) / expected)
-            .sum();
-        let dof = (moves.len() - 1) as f64;
-        assert!(
-            chi2 < dof + 5.0 * (2.0 * dof).sqrt(),
-            "chi2 {chi2} for {} moves, {draws} draws",
-            moves.len()
-        );
-    }
-
-    #[test]
-    fn drawing_candidates_is_uniform_over_the_legal_moves() {
-        for id in ["3d_tower", "3d_pyramid"] {
-            let t = tables(id).unwrap();
-            let mut board = Board::new(t.clone());
-            let mut rng = Rng::new(3);
-            for _ in 0..10 {
-                let m = board.sample_move(&mut rng).unwrap();
-                board.play(m).unwrap();
-            }
-            // One draw falls back to the list most of the time; many draws seldom do.
-            for draws in [1, DRAWS] {
-                assert_uniform(&t, board.position(), draws, 11);
-            }
-        }
-    }
 }

@@ -111,6 +111,31 @@ fn sampling_is_uniform_over_the_legal_moves() {
     });
 }
 
+#[test]
+fn blokus_3d_sampling_is_uniform_over_the_legal_moves() {
+    use blokus_core::stacking::{sample_drawing, DRAWS};
+    for id in ["3d_tower", "3d_pyramid"] {
+        let t = tables(id).unwrap();
+        let mut board = Board::new(t.clone());
+        let mut rng = blokus_core::rng::Rng::new(3);
+        for _ in 0..10 {
+            let m = board.sample_move(&mut rng).unwrap();
+            board.play(m).unwrap();
+        }
+        let pos = board.position();
+        let moves = board.legal_moves();
+        assert!(moves.len() > 20, "{id}: a position with a choice");
+        // One draw falls back to the list most of the time; many draws seldom do.
+        for draws in [1, DRAWS] {
+            let mut rng = blokus_core::rng::Rng::new(11);
+            let color = pos.to_move as usize;
+            assert_uniform(&format!("{id}, {draws} draws"), &moves, 100, || {
+                sample_drawing(pos, &t, color, &mut rng, draws).unwrap()
+            });
+        }
+    }
+}
+
 /// Built-in corner-rule variants and custom boards (holes, a small hexagon, a piece subset),
 /// for the generators' cross-checks.
 fn corner_variants() -> Vec<(String, std::sync::Arc<blokus_core::Tables>)> {
