@@ -51,3 +51,29 @@ def test_per_move_loop_public_api(benchmark: BenchmarkFixture, variant: str) -> 
         return b.ply
 
     assert benchmark(game) > 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_batch_env_replay(benchmark: BenchmarkFixture, variant: str) -> None:
+    """64 recorded random games stepped through `BatchEnv` (observations and masks written after
+    every step); `blokus bench` prints the same work timed in Rust beside it."""
+    import numpy as np
+
+    from blokus.rl import BatchEnv
+
+    games = 64
+    moves = blokus.selfplay(variant, games=games, seed=5, threads=1, keep_moves=True).moves
+    assert moves is not None
+    actions = np.zeros((max(len(m) for m in moves), games), dtype=np.int64)
+    for g, m in enumerate(moves):
+        actions[: len(m), g] = m
+    env = BatchEnv(variant, games, threads=1)
+
+    def replay() -> bool:
+        env.reset()
+        for row in actions:
+            env.step(row)
+        return bool(env.terminated.all())
+
+    assert benchmark(replay)
+    benchmark.extra_info["games_per_second"] = games / benchmark.stats.stats.mean

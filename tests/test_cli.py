@@ -51,7 +51,11 @@ def test_bench_prints_a_positive_figure_in_every_column(capsys: pytest.CaptureFi
     assert main(args) == 0
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines() if line.split()[:1] in (["duo"], ["trigon"])]
-    assert [r[0] for r in rows] == ["duo", "trigon"]
-    for row in rows:
+    # The speed table, then the batch environment's (Rust, BatchEnv, their ratio).
+    assert [r[0] for r in rows] == ["duo", "trigon", "duo", "trigon"]
+    for row in rows[:2]:
         figures = [float(x.replace(",", "")) for x in row[1:]]
         assert len(figures) == 6 and all(x > 0 for x in figures), row
+    for row in rows[2:]:
+        rust, python = (float(x.replace(",", "")) for x in row[1:3])
+        assert rust > 0 and python > 0 and abs(float(row[3].rstrip("%")) - 100 * python / rust) <= 1, row

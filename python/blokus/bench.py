@@ -1,8 +1,13 @@
 """``blokus bench``: games/s, legal moves/s and perft speed per variant, on one thread and on
-every core, and the same games through blokus-rl when it is installed.
+every core; the batch environment stepped from Rust and from Python; and the same games
+through blokus-rl when it is installed.
 
 Legal moves are counted two ways along random games: listed from each position (what
-``Board.legal_moves`` does) and enumerated from the caches an incremental playout keeps."""
+``Board.legal_moves`` does) and enumerated from the caches an incremental playout keeps.
+
+The batch environment replays the same random games (recorded by :func:`blokus.selfplay`) in
+Rust alone and through :class:`blokus.rl.BatchEnv`, writing every observation and legal action
+mask after every step, so the two figures differ by what Python and the binding cost."""
 
 from __future__ import annotations
 
@@ -141,14 +146,48 @@ def blokus_rl_comparison(games: int, progress: Progress) -> list[tuple[str, floa
     return rows
 
 
+#: Games in the batch environment's benchmark.
+BATCH_GAMES = 256
+
+
+def batch_env_rates(variant_id: str, games: int = BATCH_GAMES, rounds: int = 3) -> tuple[float, float]:
+    """Games/s of a batch of ``games`` random games replayed on one thread, best of ``rounds``:
+    ``(Rust, Python)``."""
+    import numpy as np
+
+    from blokus.rl import BatchEnv
+
+    v = variant(variant_id)
+    moves = selfplay(v, games=games, seed=5, threads=1, keep_moves=True).moves
+    assert moves is not None
+    actions = np.zeros((max(len(m) for m in moves), games), dtype=np.int64)
+    for g, m in enumerate(moves):
+        actions[: len(m), g] = m
+    env = BatchEnv(v, games, threads=1)
+    rust, python = float("inf"), float("inf")
+    for _ in range(rounds):
+        rust = min(rust, _blokus.time_batch_replay(v._tables, actions, 1))
+        env.reset()
+        t0 = time.perf_counter()
+        for row in actions:
+            env.step(row)
+        python = min(python, time.perf_counter() - t0)
+        assert env.terminated.all()
+    return games / rust, games / python
+
+
 def run(variants: list[str], seconds: float, threads: int | None, rl_games: int, out: TextIO = sys.stdout,
         progress_stream: TextIO = sys.stderr) -> None:
     threads = threads or os.cpu_count() or 1
-    bar = Progress(len(variants) + 4, progress_stream, progress_stream.isatty())
+    bar = Progress(2 * len(variants) + 4, progress_stream, progress_stream.isatty())
     rows = []
     for vid in variants:
         rows.append(measure(vid, seconds, threads))
         bar.step(vid)
+    batch_rows = []
+    for vid in variants:
+        batch_rows.append((vid, *batch_env_rates(vid)))
+        bar.step(f"{vid} batch environment")
     comparison = blokus_rl_comparison(rl_games, bar)
     bar.close()
     print(f"uniform random games from the empty board; {threads} thread(s) for 'all cores'", file=out)
@@ -164,6 +203,11 @@ def run(variants: list[str], seconds: float, threads: int | None, rl_games: int,
             f"{r.perft_nodes_per_second:>14,.0f}",
             file=out,
         )
+    print(f"\nbatch environment, {BATCH_GAMES} random games replayed on one thread with every observation"
+          " and mask written, games/s:", file=out)
+    print(f"{'variant':<14}{'Rust':>12}{'BatchEnv':>12}{'Python/Rust':>13}", file=out)
+    for vid, rust, python in batch_rows:
+        print(f"{vid:<14}{rust:>12,.0f}{python:>12,.0f}{python / rust:>13.0%}", file=out)
     if comparison is None:
         print("blokus-rl is not installed: pip install blokus-rl for a side-by-side run", file=out)
     else:

@@ -9,7 +9,7 @@ colours``, on the board's grid (top row first; off-board points are 0).
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -19,6 +19,8 @@ from blokus.variant import Variant, VariantLike, variant
 
 if TYPE_CHECKING:
     import numpy.typing as npt
+
+_A = TypeVar("_A", bound=np.generic)
 
 __all__ = ["BatchEnv", "observation"]
 
@@ -36,6 +38,8 @@ class BatchEnv:
     - ``terminated``: bool ``(batch,)``; ``truncated``: always False (games end by themselves)
 
     A finished game ignores its action until it is reset (``reset(mask)`` resets some games).
+    The arrays are read-only views (the environment updates a mask row by unsetting the ids it
+    set before, so it must be the only writer); copy one to change it.
     """
 
     def __init__(self, variant_: VariantLike = "duo", batch_size: int = 1024, threads: int | None = None) -> None:
@@ -44,13 +48,14 @@ class BatchEnv:
             raise ValueError(f"batch_size must be >= 1, not {batch_size}")
         n_threads = threads if threads is not None else (os.cpu_count() or 1)
         self._core = _blokus.BatchCore(self.variant._tables, batch_size, max(1, min(n_threads, batch_size)))
-        self.observation: npt.NDArray[np.uint8] = self._core.observation
-        self.legal_action_mask: npt.NDArray[np.bool_] = self._core.legal_action_mask
-        self.rewards: npt.NDArray[np.float32] = self._core.rewards
-        self.current_player: npt.NDArray[np.int32] = self._core.current_player
-        self.current_color: npt.NDArray[np.int32] = self._core.current_color
-        self.terminated: npt.NDArray[np.bool_] = self._core.terminated
-        self.truncated: npt.NDArray[np.bool_] = np.zeros(batch_size, dtype=np.bool_)
+        core = self._core
+        self.observation: npt.NDArray[np.uint8] = _read_only(core.observation)
+        self.legal_action_mask: npt.NDArray[np.bool_] = _read_only(core.legal_action_mask)
+        self.rewards: npt.NDArray[np.float32] = _read_only(core.rewards)
+        self.current_player: npt.NDArray[np.int32] = _read_only(core.current_player)
+        self.current_color: npt.NDArray[np.int32] = _read_only(core.current_color)
+        self.terminated: npt.NDArray[np.bool_] = _read_only(core.terminated)
+        self.truncated: npt.NDArray[np.bool_] = _read_only(np.zeros(batch_size, dtype=np.bool_))
 
     @property
     def batch_size(self) -> int:
@@ -68,6 +73,12 @@ class BatchEnv:
         """Plays one placement id per game. An illegal action in an unfinished game raises
         :class:`~blokus.errors.IllegalMoveError` and no game changes."""
         self._core.step(np.ascontiguousarray(actions, dtype=np.int64))
+
+
+def _read_only(array: npt.NDArray[_A]) -> npt.NDArray[_A]:
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 def observation(board: Board, color: int | None = None) -> npt.NDArray[np.int8]:

@@ -1,9 +1,11 @@
 //! Core benchmarks: uniform random games from the empty board, legal-move enumeration on
-//! fixed mid-game positions, and perft. Run with `cargo bench -p blokus-core`.
+//! fixed mid-game positions, perft, table building and the batch environment's steps. Run with
+//! `cargo bench -p blokus-core`.
 
 use std::hint::black_box;
 
-use blokus_core::playout::{play_game, play_uniform_fast, Playout, Policy};
+use blokus_core::batch::time_replay;
+use blokus_core::playout::{play_game, play_uniform_fast, selfplay, Playout, Policy};
 use blokus_core::rng::Rng;
 use blokus_core::{tables, Board, Tables, Variant};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -112,5 +114,42 @@ fn table_build(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, random_games, legal_moves, perft, table_build);
+/// A batch of 64 recorded random games replayed through the batch environment's step and
+/// write (observations and legal action masks after every step); one element is one game.
+fn batch_env(c: &mut Criterion) {
+    let games = 64;
+    let mut g = c.benchmark_group("batch_env");
+    g.throughput(Throughput::Elements(games as u64));
+    for id in ["duo", "classic", "trigon", "3d_tower"] {
+        let t = tables(id).unwrap();
+        let records = selfplay(&t, games, 5, 1, Policy::Uniform, true);
+        let steps = records.iter().map(|r| r.moves.len()).max().unwrap_or(0);
+        let mut actions = vec![0i64; steps * games];
+        for (game, r) in records.iter().enumerate() {
+            for (step, &id) in r.moves.iter().enumerate() {
+                actions[step * games + game] = i64::from(id);
+            }
+        }
+        g.bench_function(id, |b| {
+            b.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| {
+                        let seconds = time_replay(&t, &actions, games, 1).expect("legal replay");
+                        std::time::Duration::from_secs_f64(seconds)
+                    })
+                    .sum()
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    random_games,
+    legal_moves,
+    perft,
+    table_build,
+    batch_env
+);
 criterion_main!(benches);

@@ -1,7 +1,8 @@
 //! Many games stepped at once, for reinforcement learning: pgx-style arrays written in place.
 //!
 //! Each game is a [`Position`]. The caller owns the output buffers (numpy arrays on the Python
-//! side); [`Batch::write`] fills them for a range of games, so games can be split over threads.
+//! side); [`Batch::write`] fills them, splitting the games over threads. A mask row is not
+//! cleared whole (30,433 entries in classic): the ids the last write set are unset.
 
 use crate::position::{Position, NO_COLOR};
 use crate::score;
@@ -114,30 +115,54 @@ pub enum StepError {
     },
 }
 
-/// A batch of games of one variant.
+/// A batch of games of one variant, with what [`Batch::write`] needs to update the outputs.
 #[derive(Clone, Debug)]
 pub struct Batch {
     /// The games.
     pub games: Vec<Position>,
+    /// Which games ended in the last step (their rewards are due).
+    pub ended: Vec<bool>,
+    /// Per game, the ids set in its row of the legal action mask by the last write, so the
+    /// next write clears just those instead of the whole row.
+    listed: Vec<Vec<u32>>,
 }
 
 impl Batch {
-    /// `n` games at the start.
+    /// `n` games at the start (their mask rows are taken to be all false).
     pub fn new(t: &Tables, n: usize) -> Batch {
         Batch {
             games: vec![Position::start(t); n],
+            ended: vec![false; n],
+            listed: vec![Vec::new(); n],
+        }
+    }
+
+    /// Number of games.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Whether there are no games.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// Starts again the games where `which` is true (all when `None`). `which` has one entry
+    /// per game.
+    pub fn reset(&mut self, t: &Tables, which: Option<&[bool]>) {
+        let start = Position::start(t);
+        for (g, (pos, ended)) in self.games.iter_mut().zip(&mut self.ended).enumerate() {
+            if which.map_or(true, |w| w[g]) {
+                *pos = start;
+                *ended = false;
+            }
         }
     }
 
     /// Checks every action first (so a bad one changes nothing), then plays them; finished games
-    /// ignore their action. Returns which games ended in this step.
-    pub fn step(
-        t: &Tables,
-        games: &mut [Position],
-        actions: &[i64],
-        ended: &mut [bool],
-    ) -> Result<(), StepError> {
-        for (g, (pos, &a)) in games.iter().zip(actions).enumerate() {
+    /// ignore their action. Marks which games ended in this step.
+    pub fn step(&mut self, t: &Tables, actions: &[i64]) -> Result<(), StepError> {
+        for (g, (pos, &a)) in self.games.iter().zip(actions).enumerate() {
             if pos.is_game_over() {
                 continue;
             }
@@ -145,7 +170,7 @@ impl Batch {
                 return Err(StepError::Illegal { game: g, action: a });
             }
         }
-        for ((pos, &a), e) in games.iter_mut().zip(actions).zip(ended.iter_mut()) {
+        for ((pos, &a), e) in self.games.iter_mut().zip(actions).zip(&mut self.ended) {
             *e = false;
             if !pos.is_game_over() {
                 pos.play(t, a as u32);
@@ -155,81 +180,140 @@ impl Batch {
         Ok(())
     }
 
-    /// [`Batch::write`] on `threads` threads, each writing the rows of a run of games.
-    pub fn write_on_threads(
-        t: &Tables,
-        grid: &Grid,
-        games: &[Position],
-        ended: &[bool],
-        out: Outputs<'_>,
-        threads: usize,
-    ) {
-        let chunk = games.len().div_ceil(threads.max(1)).max(1);
+    /// Writes every game's outputs, on `threads` threads each writing the rows of a run of
+    /// games. The mask rows must hold what the last write put there (all false at first):
+    /// only the ids set then are cleared.
+    pub fn write(&mut self, t: &Tables, grid: &Grid, out: Outputs<'_>, threads: usize) {
+        let chunk = self.games.len().div_ceil(threads.max(1)).max(1);
+        let (games, ended) = (&self.games, &self.ended);
         if chunk >= games.len() {
-            Batch::write(t, grid, games, ended, out, &mut Vec::with_capacity(4096));
+            write_rows(t, grid, games, ended, &mut self.listed, out);
             return;
         }
         std::thread::scope(|s| {
             let mut rest = out;
-            for (games, ended) in games.chunks(chunk).zip(ended.chunks(chunk)) {
+            let parts = games
+                .chunks(chunk)
+                .zip(ended.chunks(chunk))
+                .zip(self.listed.chunks_mut(chunk));
+            for ((games, ended), listed) in parts {
                 let (part, others) = rest.split_first(games.len(), t, grid);
                 rest = others;
-                s.spawn(move || {
-                    Batch::write(t, grid, games, ended, part, &mut Vec::with_capacity(4096))
-                });
+                s.spawn(move || write_rows(t, grid, games, ended, listed, part));
             }
         });
     }
+}
 
-    /// Writes the outputs of `games` (the slices are those games' rows). `ended[g]` says the
-    /// game ended in the step just taken, so its rewards are due.
-    pub fn write(
-        t: &Tables,
-        grid: &Grid,
-        games: &[Position],
-        ended: &[bool],
-        out: Outputs<'_>,
-        buf: &mut Vec<u32>,
-    ) {
-        let nc = t.variant.num_colors();
-        let np = t.variant.num_players();
-        let na = t.num_placements();
-        let gs = grid.size();
-        for (g, pos) in games.iter().enumerate() {
-            let obs = &mut out.observation[g * nc * gs..(g + 1) * nc * gs];
-            obs.fill(0);
-            let mover = if pos.to_move == NO_COLOR {
-                0
-            } else {
-                pos.to_move as usize
-            };
-            for c in 0..nc {
-                let plane = (c + nc - mover) % nc;
-                for cell in pos.cells[c].iter() {
-                    obs[plane * gs + grid.index[cell]] = 1;
-                }
-            }
-            let mask = &mut out.legal_action_mask[g * na..(g + 1) * na];
-            mask.fill(false);
-            buf.clear();
-            pos.legal_moves_into(t, buf);
-            for &id in buf.iter() {
-                mask[id as usize] = true;
-            }
-            let rewards = &mut out.rewards[g * np..(g + 1) * np];
-            rewards.fill(0.0);
-            if ended[g] {
-                rewards.copy_from_slice(&score::rewards(t, pos));
-            }
-            if pos.is_game_over() {
-                out.current_player[g] = -1;
-                out.current_color[g] = -1;
-            } else {
-                let c = pos.to_move as usize;
-                out.current_color[g] = c as i32;
-                out.current_player[g] = t.variant.player_of(c, pos.placed[c] as usize) as i32;
-            }
-            out.terminated[g] = pos.is_game_over();
+/// Writes the outputs of `games` (the slices are those games' rows). `ended[g]` says the game
+/// ended in the step just taken, so its rewards are due; `listed[g]` holds the ids set in its
+/// mask row, and is replaced by the ones set now.
+fn write_rows(
+    t: &Tables,
+    grid: &Grid,
+    games: &[Position],
+    ended: &[bool],
+    listed: &mut [Vec<u32>],
+    out: Outputs<'_>,
+) {
+    let nc = t.variant.num_colors();
+    let np = t.variant.num_players();
+    let na = t.num_placements();
+    let gs = grid.size();
+    for (g, pos) in games.iter().enumerate() {
+        let mover = if pos.to_move == NO_COLOR {
+            0
+        } else {
+            pos.to_move as usize
+        };
+        grid.observe(
+            t,
+            pos,
+            mover,
+            &mut out.observation[g * nc * gs..(g + 1) * nc * gs],
+        );
+        let mask = &mut out.legal_action_mask[g * na..(g + 1) * na];
+        let ids = &mut listed[g];
+        for &id in ids.iter() {
+            mask[id as usize] = false;
+        }
+        ids.clear();
+        pos.legal_moves_into(t, ids);
+        for &id in ids.iter() {
+            mask[id as usize] = true;
+        }
+        let rewards = &mut out.rewards[g * np..(g + 1) * np];
+        rewards.fill(0.0);
+        if ended[g] {
+            rewards.copy_from_slice(&score::rewards(t, pos));
+        }
+        if pos.is_game_over() {
+            out.current_player[g] = -1;
+            out.current_color[g] = -1;
+        } else {
+            let c = pos.to_move as usize;
+            out.current_color[g] = c as i32;
+            out.current_player[g] = t.variant.player_of(c, pos.placed[c] as usize) as i32;
+        }
+        out.terminated[g] = pos.is_game_over();
+    }
+}
+
+/// Output buffers owned in Rust, for using [`Batch`] without Python (which owns numpy arrays).
+#[derive(Clone, Debug)]
+pub struct Buffers {
+    observation: Vec<u8>,
+    legal_action_mask: Vec<bool>,
+    rewards: Vec<f32>,
+    current_player: Vec<i32>,
+    current_color: Vec<i32>,
+    terminated: Vec<bool>,
+}
+
+impl Buffers {
+    /// Buffers for `games` games (mask rows all false, as [`Batch::new`] expects).
+    pub fn new(t: &Tables, games: usize) -> Buffers {
+        let v = &t.variant;
+        Buffers {
+            observation: vec![0; games * v.num_colors() * t.grid.size()],
+            legal_action_mask: vec![false; games * t.num_placements()],
+            rewards: vec![0.0; games * v.num_players()],
+            current_player: vec![0; games],
+            current_color: vec![0; games],
+            terminated: vec![false; games],
         }
     }
+
+    /// The buffers as the outputs [`Batch::write`] fills.
+    pub fn outputs(&mut self) -> Outputs<'_> {
+        Outputs {
+            observation: &mut self.observation,
+            legal_action_mask: &mut self.legal_action_mask,
+            rewards: &mut self.rewards,
+            current_player: &mut self.current_player,
+            current_color: &mut self.current_color,
+            terminated: &mut self.terminated,
+        }
+    }
+}
+
+/// Plays `actions` (one row of `games` actions per step, each legal or ignored as
+/// [`Batch::step`] takes them) through a batch of `games` games, writing every output after
+/// every step, as the Python batch environment does; returns the seconds the steps took. This
+/// is the batch environment's work without Python, to compare against it.
+pub fn time_replay(
+    t: &Tables,
+    actions: &[i64],
+    games: usize,
+    threads: usize,
+) -> Result<f64, StepError> {
+    let mut buffers = Buffers::new(t, games);
+    let mut batch = Batch::new(t, games);
+    batch.write(t, &t.grid, buffers.outputs(), threads);
+    let start = std::time::Instant::now();
+    for row in actions.chunks(games.max(1)) {
+        batch.step(t, row)?;
+        batch.write(t, &t.grid, buffers.outputs(), threads);
+    }
+    Ok(start.elapsed().as_secs_f64())
 }

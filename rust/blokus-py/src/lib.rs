@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use blokus_core::batch::{Batch, Outputs, StepError};
+use blokus_core::batch::{time_replay, Batch, Outputs, StepError};
 use blokus_core::notation::{move_text, parse_move};
 use blokus_core::playout::{
     enumerate_in_playouts, list_moves_of, positions_of_games, selfplay, Policy,
@@ -13,10 +13,11 @@ use blokus_core::rng::Rng;
 use blokus_core::setup::pieces_of_cells;
 use blokus_core::variant::{builtin_ids, builtin_spec_json};
 use blokus_core::{
-    score, stacking, Board, PlayError, Position, Scoring, Setup, SetupError, SetupTurn, Tables,
-    Variant,
+    score, stacking, Board, PlayError, Scoring, Setup, SetupError, SetupTurn, Tables, Variant,
 };
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyType};
@@ -563,8 +564,7 @@ impl BoardCore {
 #[pyclass(module = "blokus._blokus")]
 struct BatchCore {
     t: Arc<Tables>,
-    games: Vec<Position>,
-    ended: Vec<bool>,
+    batch: Batch,
     threads: usize,
     #[pyo3(get)]
     observation: Py<PyArrayDyn<u8>>,
@@ -597,10 +597,9 @@ impl BatchCore {
             shape.push(grid.shape[0]);
         }
         shape.extend_from_slice(&grid.shape[1..]);
-        let core = BatchCore {
+        let mut core = BatchCore {
             t: Arc::clone(t),
-            games: Batch::new(t, games).games,
-            ended: vec![false; games],
+            batch: Batch::new(t, games),
             threads: threads.max(1),
             observation: PyArrayDyn::zeros(py, shape, false).unbind(),
             legal_action_mask: PyArray2::zeros(py, [games, t.num_placements()], false).unbind(),
@@ -617,27 +616,18 @@ impl BatchCore {
     /// any rewards of the last step.
     #[pyo3(signature = (which=None))]
     fn reset(&mut self, py: Python<'_>, which: Option<PyReadonlyArray1<'_, bool>>) -> PyResult<()> {
-        let start = Position::start(&self.t);
         match which {
-            None => {
-                self.games.fill(start);
-                self.ended.fill(false);
-            }
+            None => self.batch.reset(&self.t, None),
             Some(w) => {
                 let w = w.as_slice()?;
-                if w.len() != self.games.len() {
+                if w.len() != self.batch.len() {
                     return Err(PyValueError::new_err(format!(
                         "reset mask has {} entries for {} games",
                         w.len(),
-                        self.games.len()
+                        self.batch.len()
                     )));
                 }
-                for ((g, e), &r) in self.games.iter_mut().zip(self.ended.iter_mut()).zip(w) {
-                    if r {
-                        *g = start;
-                        *e = false;
-                    }
-                }
+                self.batch.reset(&self.t, Some(w));
             }
         }
         self.write_all(py)
@@ -647,15 +637,17 @@ impl BatchCore {
     /// changes nothing.
     fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
         let actions = actions.as_slice()?;
-        if actions.len() != self.games.len() {
+        if actions.len() != self.batch.len() {
             return Err(PyValueError::new_err(format!(
                 "{} actions for {} games",
                 actions.len(),
-                self.games.len()
+                self.batch.len()
             )));
         }
-        let t = &self.t;
-        Batch::step(t, &mut self.games, actions, &mut self.ended).map_err(|e| match e {
+        // Copied, so no Python thread can change the actions while the GIL is released.
+        let actions = actions.to_vec();
+        let (batch, t) = (&mut self.batch, &self.t);
+        py.detach(|| batch.step(t, &actions)).map_err(|e| match e {
             StepError::Illegal { game, action } => error(
                 py,
                 "IllegalMoveError",
@@ -667,12 +659,12 @@ impl BatchCore {
 
     /// Number of games.
     fn __len__(&self) -> usize {
-        self.games.len()
+        self.batch.len()
     }
 }
 
 impl BatchCore {
-    fn write_all(&self, py: Python<'_>) -> PyResult<()> {
+    fn write_all(&mut self, py: Python<'_>) -> PyResult<()> {
         let t = &self.t;
         let mut obs = self.observation.bind(py).readwrite();
         let mut mask = self.legal_action_mask.bind(py).readwrite();
@@ -698,8 +690,8 @@ impl BatchCore {
             current_color: color,
             terminated: term,
         };
-        let (games, ended, grid, threads) = (&self.games, &self.ended, &t.grid, self.threads);
-        py.detach(|| Batch::write_on_threads(t, grid, games, ended, out, threads));
+        let (batch, threads) = (&mut self.batch, self.threads);
+        py.detach(|| batch.write(t, &t.grid, out, threads));
         Ok(())
     }
 }
@@ -797,6 +789,30 @@ fn enumerate_moves(py: Python<'_>, tables: &TablesCore, games: usize, seed: u64)
     py.detach(move || enumerate_in_playouts(&t, games, seed))
 }
 
+/// Steps a batch of `actions.shape[1]` games through the rows of `actions` in Rust, writing
+/// every output as the batch environment does: the seconds taken (the Rust side of the batch
+/// environment's benchmark).
+#[pyfunction]
+fn time_batch_replay(
+    py: Python<'_>,
+    tables: &TablesCore,
+    actions: PyReadonlyArray2<'_, i64>,
+    threads: usize,
+) -> PyResult<f64> {
+    let view = actions.as_array();
+    let games = view.ncols();
+    let actions = view.iter().copied().collect::<Vec<i64>>();
+    let t = Arc::clone(&tables.t);
+    py.detach(move || time_replay(&t, &actions, games, threads.max(1)))
+        .map_err(|e| match e {
+            StepError::Illegal { game, action } => error(
+                py,
+                "IllegalMoveError",
+                format!("game {game}: action {action} is not a legal placement"),
+            ),
+        })
+}
+
 /// Pentobi's column letters for a 0-based column.
 #[pyfunction]
 fn column_name(x: u32) -> String {
@@ -822,6 +838,7 @@ fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(selfplay_games, m)?)?;
     m.add_function(wrap_pyfunction!(list_moves, m)?)?;
     m.add_function(wrap_pyfunction!(enumerate_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(time_batch_replay, m)?)?;
     m.add_function(wrap_pyfunction!(column_name, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_ids, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_spec, m)?)?;
