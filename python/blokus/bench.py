@@ -2,7 +2,8 @@
 every core; the batch environment stepped from Rust and from Python; and the same games
 through blokus-rl when it is installed.
 
-Legal moves are counted two ways along random games: listed from each position (what
+Legal moves are counted two ways along random games: listed from each position just after the
+move that led to it (what
 ``Board.legal_moves`` does) and enumerated from the caches an incremental playout keeps.
 
 The batch environment replays the same random games (recorded by :func:`blokus.selfplay`) in
@@ -75,7 +76,7 @@ def measure(variant_id: str, seconds: float, threads: int) -> Row:
 
     games_n = 20
     while True:
-        moves, _, dt = _blokus.list_moves(v._tables, games_n, 3)
+        moves, dt = _blokus.list_moves(v._tables, games_n, 3)
         if dt >= seconds:
             break
         games_n = max(games_n * 2, int(games_n * seconds / max(dt, 1e-6) * 1.1))

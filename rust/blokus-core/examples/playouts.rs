@@ -8,9 +8,7 @@
 
 use std::time::Instant;
 
-use blokus_core::playout::{
-    enumerate_in_playouts, list_moves_of, positions_of_games, selfplay, Policy,
-};
+use blokus_core::playout::{enumerate_in_playouts, list_in_games, selfplay, Policy};
 use blokus_core::tables;
 
 fn main() {
@@ -25,10 +23,8 @@ fn main() {
         let start = Instant::now();
         selfplay(&t, games, 7, 1, Policy::Uniform, false);
         let seconds = start.elapsed().as_secs_f64();
-        let positions = positions_of_games(&t, 300, 3);
-        let start = Instant::now();
-        let listed = list_moves_of(&t, &positions);
-        let by_position = listed as f64 / start.elapsed().as_secs_f64();
+        let (listed, listing) = list_in_games(&t, 300, 3);
+        let by_position = listed as f64 / listing;
         let (enumerated, spent) = enumerate_in_playouts(&t, 300, 3);
         println!(
             "{id}: {:.0} games/s; legal moves/s {:.0}M from positions, {:.0}M in playouts",

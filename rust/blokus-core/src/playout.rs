@@ -123,48 +123,37 @@ pub fn selfplay(
         .collect()
 }
 
-/// The positions of `games` uniformly random games (each position where a colour is to move).
-pub fn positions_of_games(t: &Tables, games: usize, seed: u64) -> Vec<Position> {
-    let mut out = Vec::new();
+/// Lists the legal moves at every position of `games` uniformly random games, each position
+/// once, right after the move that led to it (as `Board.legal_moves` meets a position); the
+/// next move is drawn from the list. Returns the number of moves listed and the seconds spent
+/// listing (timed per position, so the clock's own cost is counted against it).
+pub fn list_in_games(t: &Tables, games: usize, seed: u64) -> (u64, f64) {
     let mut buf = Vec::with_capacity(4096);
+    let (mut moves, mut seconds) = (0u64, 0.0);
     for i in 0..games {
         let mut rng = Rng::new(game_seed(seed, i as u64));
         let mut pos = Position::start(t);
         while pos.to_move != NO_COLOR {
-            out.push(pos);
+            let start = std::time::Instant::now();
             buf.clear();
             pos.legal_moves_into(t, &mut buf);
+            seconds += start.elapsed().as_secs_f64();
+            moves += buf.len() as u64;
             pos.play(t, buf[rng.below(buf.len() as u64) as usize]);
         }
     }
-    out
-}
-
-/// Lists every legal move of every position (the work a move-generation benchmark times).
-/// Returns the number of moves listed.
-pub fn list_moves_of(t: &Tables, positions: &[Position]) -> u64 {
-    let mut buf = Vec::with_capacity(4096);
-    let mut moves = 0u64;
-    for pos in positions {
-        buf.clear();
-        pos.legal_moves_into(t, &mut buf);
-        moves += buf.len() as u64;
-    }
-    moves
+    (moves, seconds)
 }
 
 /// Enumerates the legal moves at every position of `games` uniformly random games as a
-/// playout keeps them ([`Playout::for_each_move`]; listing from the position where the variant
-/// has no incremental tables). Returns the number of moves enumerated and the seconds spent
+/// playout keeps them ([`Playout::for_each_move`]; [`list_in_games`] where the variant has no
+/// incremental tables). Returns the number of moves enumerated and the seconds spent
 /// enumerating (timed per position, so the clock's own cost is counted against it).
 pub fn enumerate_in_playouts(t: &Tables, games: usize, seed: u64) -> (u64, f64) {
     let mut moves = 0u64;
     let mut seconds = 0.0;
     let Some(mut game) = Playout::new(t) else {
-        let positions = positions_of_games(t, games, seed);
-        let start = std::time::Instant::now();
-        let moves = list_moves_of(t, &positions);
-        return (moves, start.elapsed().as_secs_f64());
+        return list_in_games(t, games, seed);
     };
     for i in 0..games {
         let mut rng = Rng::new(game_seed(seed, i as u64));

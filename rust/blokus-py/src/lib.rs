@@ -6,9 +6,7 @@ use std::time::Instant;
 
 use blokus_core::batch::{time_replay, Batch, Outputs, StepError};
 use blokus_core::notation::{move_text, parse_move};
-use blokus_core::playout::{
-    enumerate_in_playouts, list_moves_of, positions_of_games, selfplay, Policy,
-};
+use blokus_core::playout::{enumerate_in_playouts, list_in_games, selfplay, Policy};
 use blokus_core::rng::Rng;
 use blokus_core::setup::pieces_of_cells;
 use blokus_core::variant::{builtin_ids, builtin_spec_json};
@@ -768,17 +766,12 @@ fn selfplay_games(
     })
 }
 
-/// Lists every legal move of the positions of `games` random games: `(moves, positions,
-/// seconds)`, timing the listing only.
+/// Lists the legal moves at every position of `games` random games, each right after the move
+/// that led to it: `(moves, seconds)`, timing the listing only.
 #[pyfunction]
-fn list_moves(py: Python<'_>, tables: &TablesCore, games: usize, seed: u64) -> (u64, u64, f64) {
+fn list_moves(py: Python<'_>, tables: &TablesCore, games: usize, seed: u64) -> (u64, f64) {
     let t = Arc::clone(&tables.t);
-    py.detach(move || {
-        let positions = positions_of_games(&t, games, seed);
-        let start = Instant::now();
-        let moves = list_moves_of(&t, &positions);
-        (moves, positions.len() as u64, start.elapsed().as_secs_f64())
-    })
+    py.detach(move || list_in_games(&t, games, seed))
 }
 
 /// Enumerates the legal moves at every position of `games` random games as the incremental
