@@ -3,8 +3,8 @@ every core; the batch environment stepped from Rust and from Python; and the sam
 through blokus-rl when it is installed.
 
 Legal moves are counted two ways along random games: listed from each position just after the
-move that led to it (what
-``Board.legal_moves`` does) and enumerated from the caches an incremental playout keeps.
+move that led to it (what ``Board.legal_moves`` does) and enumerated from the caches an
+incremental playout keeps.
 
 The batch environment replays the same random games (recorded by :func:`blokus.selfplay`) in
 Rust alone and through :class:`blokus.rl.BatchEnv`, writing every observation and legal action
