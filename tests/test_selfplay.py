@@ -19,6 +19,27 @@ def test_same_results_for_any_number_of_threads(variant: str) -> None:
     assert not (other_seed.points == runs[0].points).all()
 
 
+@pytest.mark.parametrize("variant,policy", [("duo", "uniform"), ("trigon_3", "greedy")])
+def test_a_long_run_in_slices_is_the_run_in_one_call(variant: str, policy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    from blokus import _blokus
+
+    # blokus.selfplay is the function; its module sets the slice length (0: 64 games a thread).
+    monkeypatch.setattr(importlib.import_module("blokus.selfplay"), "SLICE_SECONDS", 0.0)
+    seen: list[tuple[int, int]] = []
+    sliced = blokus.selfplay(variant, games=300, seed=7, threads=2, policy=policy, keep_moves=True,
+                             progress=lambda done, total: seen.append((done, total)))
+    assert [done for done, _ in seen] == [128, 256, 300] and all(total == 300 for _, total in seen)
+    whole = _blokus.selfplay_games(blokus.Variant(variant)._tables, 0, 300, 7, 2, policy, True)
+    assert (sliced.points == whole.points).all() and (sliced.scores == whole.scores).all()
+    assert (sliced.plies == whole.plies).all() and (sliced.winners == whole.winners).all()
+    assert sliced.moves == whole.moves and sliced.seconds > 0
+    # Without keep_moves no moves are kept, and the plies are still counted.
+    bare = blokus.selfplay(variant, games=300, seed=7, threads=2, policy=policy)
+    assert bare.moves is None and (bare.plies == whole.plies).all()
+
+
 def test_records_replay_on_the_board() -> None:
     r = blokus.selfplay("classic_2", games=10, seed=5, threads=2, keep_moves=True)
     assert r.points.shape == (10, 4) and r.scores.shape == (10, 2) and r.winners.shape == (10, 2)

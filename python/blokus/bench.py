@@ -21,31 +21,12 @@ from typing import Callable, TextIO
 
 from blokus import _blokus
 from blokus.board import Board
+from blokus.progress import Progress
 from blokus.selfplay import selfplay
 from blokus.variant import variant
 
 #: A perft depth per variant that takes a fraction of a second to seconds.
 PERFT_DEPTH = {"duo": 3, "junior": 3, "classic": 4, "classic_2": 4, "classic_3": 4}
-
-
-class Progress:
-    """A one-line progress bar on a stream (nothing if ``enabled`` is false)."""
-
-    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
-        self.total, self.done, self.stream, self.enabled = total, 0, stream, enabled
-
-    def step(self, label: str) -> None:
-        self.done += 1
-        if self.enabled:
-            width = 30
-            filled = width * self.done // max(self.total, 1)
-            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {label:<40}")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\r" + " " * 80 + "\r")
-            self.stream.flush()
 
 
 @dataclass

@@ -10,6 +10,7 @@ from typing import Sequence
 
 from blokus.board import Board
 from blokus.errors import BlokusError
+from blokus.progress import Progress
 from blokus.selfplay import selfplay
 from blokus.variant import Variant, variant, variants
 
@@ -22,7 +23,12 @@ def _variant_arg(text: str) -> Variant:
 
 def _cmd_selfplay(args: argparse.Namespace) -> int:
     v = _variant_arg(args.variant)
-    r = selfplay(v, games=args.games, seed=args.seed, threads=args.threads, policy=args.policy)
+    bar = Progress(args.games, sys.stderr, sys.stderr.isatty())
+    try:
+        r = selfplay(v, games=args.games, seed=args.seed, threads=args.threads, policy=args.policy,
+                     progress=lambda done, total: bar.update(done, "games"))
+    finally:
+        bar.close()
     print(
         f"{v.id}: {r.games} {args.policy} games in {r.seconds:.3f} s on {args.threads or 'all'} thread(s): "
         f"{r.games_per_second:,.0f} games/s, {r.plies.mean() if r.games else 0:.1f} moves per game"

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
+
+import numpy as np
 
 from blokus import _blokus
 from blokus.board import Board
 from blokus.variant import Variant, VariantLike, variant
 
 if TYPE_CHECKING:
-    import numpy as np
     import numpy.typing as npt
 
 
@@ -48,6 +49,11 @@ class SelfplayResult:
         return Board(self.variant, self.moves[game])
 
 
+#: Seconds of play per call into Rust in a long run: between calls Ctrl-C is seen and
+#: ``progress`` is told.
+SLICE_SECONDS = 1.0
+
+
 def selfplay(
     variant_: VariantLike = "classic",
     games: int = 1000,
@@ -55,12 +61,15 @@ def selfplay(
     threads: int | None = None,
     policy: str = "uniform",
     keep_moves: bool = False,
+    progress: Callable[[int, int], object] | None = None,
 ) -> SelfplayResult:
     """Plays ``games`` games from the empty board inside Rust with the GIL released.
 
     ``policy`` is ``"uniform"`` (uniformly random legal moves) or ``"greedy"`` (uniformly among
     the moves of the largest piece). Game ``i`` depends only on ``seed`` and ``i``, so the result
-    is the same for any ``threads`` (default: every core).
+    is the same for any ``threads`` (default: every core). A long run is played in slices of
+    about a second: Ctrl-C stops it between two, and ``progress(done, games)`` is called
+    after each.
     """
     v = variant(variant_)
     if games < 0:
@@ -70,5 +79,32 @@ def selfplay(
     n_threads = threads if threads is not None else (os.cpu_count() or 1)
     if n_threads < 1:
         raise ValueError(f"threads must be >= 1, not {n_threads}")
-    r = _blokus.selfplay_games(v._tables, games, seed, n_threads, policy, keep_moves)
-    return SelfplayResult(v, r.points, r.scores, r.plies, r.winners, r.seconds, r.moves)
+    parts: list[_blokus.SelfplayCore] = []
+    done = 0
+    size = min(games, 64 * n_threads)  # a first slice to learn the rate
+    while done < games or not parts:
+        n = min(size, games - done)
+        r = _blokus.selfplay_games(v._tables, done, n, seed, n_threads, policy, keep_moves)
+        parts.append(r)
+        done += n
+        if progress is not None:
+            progress(done, games)
+        size = max(64 * n_threads, int(n / max(r.seconds, 1e-9) * SLICE_SECONDS))
+    if len(parts) == 1:
+        r = parts[0]
+        return SelfplayResult(v, r.points, r.scores, r.plies, r.winners, r.seconds, r.moves)
+    moves: list[list[int]] | None = None
+    if keep_moves:
+        moves = []
+        for r in parts:
+            assert r.moves is not None
+            moves.extend(r.moves)
+    return SelfplayResult(
+        v,
+        np.concatenate([r.points for r in parts]),
+        np.concatenate([r.scores for r in parts]),
+        np.concatenate([r.plies for r in parts]),
+        np.concatenate([r.winners for r in parts]),
+        sum(r.seconds for r in parts),
+        moves,
+    )

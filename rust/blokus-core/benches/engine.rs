@@ -122,8 +122,8 @@ fn batch_env(c: &mut Criterion) {
     g.throughput(Throughput::Elements(games as u64));
     for id in ["duo", "classic", "trigon", "3d_tower"] {
         let t = tables(id).unwrap();
-        let records = selfplay(&t, games, 5, 1, Policy::Uniform, true);
-        let steps = records.iter().map(|r| r.moves.len()).max().unwrap_or(0);
+        let records = selfplay(&t, 0..games as u64, 5, 1, Policy::Uniform, true);
+        let steps = records.iter().map(|r| r.plies as usize).max().unwrap_or(0);
         let mut actions = vec![0i64; steps * games];
         for (game, r) in records.iter().enumerate() {
             for (step, &id) in r.moves.iter().enumerate() {

@@ -19,9 +19,9 @@ fn main() {
         .expect("usage: playouts GAMES VARIANT...");
     for id in args {
         let t = tables(&id).unwrap_or_else(|| panic!("unknown variant {id}"));
-        selfplay(&t, games / 10 + 1, 1, 1, Policy::Uniform, false); // warm up
+        selfplay(&t, 0..games as u64 / 10 + 1, 1, 1, Policy::Uniform, false); // warm up
         let start = Instant::now();
-        selfplay(&t, games, 7, 1, Policy::Uniform, false);
+        selfplay(&t, 0..games as u64, 7, 1, Policy::Uniform, false);
         let seconds = start.elapsed().as_secs_f64();
         let (listed, listing) = list_in_games(&t, 300, 3);
         let by_position = listed as f64 / listing;

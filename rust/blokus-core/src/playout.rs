@@ -23,8 +23,10 @@ pub enum Policy {
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
-    /// Placements in order of play.
+    /// Placements in order of play, when asked for (empty otherwise).
     pub moves: Vec<u32>,
+    /// Number of placements.
+    pub plies: u32,
     /// Points per colour, in the variant's scoring.
     pub points: Vec<i32>,
 }
@@ -78,20 +80,28 @@ pub fn play_game(
     }
     GameRecord {
         moves,
+        plies: plies(&pos),
         points: score::points(t, &pos, t.variant.scoring),
     }
 }
 
-/// Plays `games` games on `threads` threads; game `i` uses [`game_seed`]`(seed, i)`, so the
-/// records are the same for any number of threads.
+/// Number of placements made in a game.
+fn plies(pos: &Position) -> u32 {
+    pos.placed.iter().map(|&n| u32::from(n)).sum()
+}
+
+/// Plays the games numbered `range` on `threads` threads; game `i` uses
+/// [`game_seed`]`(seed, i)`, so the records are the same for any number of threads and any
+/// split of a run into ranges.
 pub fn selfplay(
     t: &Arc<Tables>,
-    games: usize,
+    range: std::ops::Range<u64>,
     seed: u64,
     threads: usize,
     policy: Policy,
     keep_moves: bool,
 ) -> Vec<GameRecord> {
+    let (first, games) = (range.start, range.end.saturating_sub(range.start) as usize);
     let threads = threads.clamp(1, games.max(1));
     let mut records: Vec<Option<GameRecord>> = vec![None; games];
     let chunk = games.div_ceil(threads).max(1);
@@ -103,13 +113,18 @@ pub fn selfplay(
                 // One incremental playout per thread, reused from game to game.
                 let mut fast = Playout::new(&t);
                 for (j, r) in slot.iter_mut().enumerate() {
-                    let i = (k * chunk + j) as u64;
+                    let i = first + (k * chunk + j) as u64;
                     let mut rng = Rng::new(game_seed(seed, i));
                     *r = Some(match (policy, fast.as_mut()) {
                         (Policy::Uniform, Some(game)) => {
                             let mut moves = Vec::new();
-                            let points = game.play_out(&mut rng, Some(&mut moves));
-                            GameRecord { moves, points }
+                            let points = game.play_out(&mut rng, keep_moves.then_some(&mut moves));
+                            let plies = plies(game.pos());
+                            GameRecord {
+                                moves,
+                                plies,
+                                points,
+                            }
                         }
                         _ => play_game(&t, &mut rng, policy, &mut buf, keep_moves),
                     });

@@ -711,11 +711,14 @@ struct SelfplayCore {
     moves: Option<Vec<Vec<u32>>>,
 }
 
+// The arguments of blokus.selfplay, one for one.
+#[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (tables, games, seed, threads, policy, keep_moves))]
+#[pyo3(signature = (tables, first, games, seed, threads, policy, keep_moves))]
 fn selfplay_games(
     py: Python<'_>,
     tables: &TablesCore,
+    first: u64,
     games: usize,
     seed: u64,
     threads: usize,
@@ -736,7 +739,8 @@ fn selfplay_games(
     let t = Arc::clone(&tables.t);
     let (records, seconds) = py.detach(|| {
         let start = Instant::now();
-        let r = selfplay(&t, games, seed, threads, policy, true);
+        let range = first..first.saturating_add(games as u64);
+        let r = selfplay(&t, range, seed, threads, policy, keep_moves);
         (r, start.elapsed().as_secs_f64())
     });
     let nc = t.variant.num_colors();
@@ -751,7 +755,7 @@ fn selfplay_games(
         let w = score::winners(&s);
         winners.extend((0..np).map(|p| w.contains(&p)));
         scores.extend(s);
-        plies.push(r.moves.len() as u32);
+        plies.push(r.plies);
     }
     let shape = |v: Vec<i32>, cols: usize| -> PyResult<Py<PyArray2<i32>>> {
         Ok(v.into_pyarray(py).reshape([games, cols])?.unbind())
