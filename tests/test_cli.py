@@ -18,6 +18,25 @@ def test_selfplay_prints_speed_and_statistics(capsys: pytest.CaptureFixture[str]
     assert out[7].startswith("0  Blue+Red") and out[8].startswith("1  Yellow+Green")
 
 
+def test_ctrl_c_between_slices_ends_selfplay_with_code_130(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import signal
+    from typing import Any
+
+    from blokus import selfplay as run
+
+    # A real SIGINT, sent from the progress callback once the first slice is done: Python
+    # raises KeyboardInterrupt on the way back, before the next slice starts.
+    def interrupted_selfplay(*args: Any, **kwargs: Any) -> Any:
+        kwargs["progress"] = lambda done, total: signal.raise_signal(signal.SIGINT)
+        return run(*args, **kwargs)
+
+    monkeypatch.setattr("blokus.cli.selfplay", interrupted_selfplay)
+    assert main(["selfplay", "--variant", "duo", "--games", "100000000", "--threads", "1"]) == 130
+    assert capsys.readouterr().err.endswith("blokus: interrupted\n")
+
+
 def test_perft_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["perft", "--variant", "duo", "--depth", "2"]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[2:]]

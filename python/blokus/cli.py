@@ -157,6 +157,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:
         print(f"blokus: {e.filename or ''}: {e.strerror}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("blokus: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
