@@ -14,6 +14,7 @@ pub mod batch;
 pub mod bits;
 pub mod board;
 pub mod directed;
+pub mod footprint;
 pub mod geometry;
 pub mod notation;
 pub mod piece;

@@ -1,6 +1,7 @@
 //! The position: per-colour bitsets, the rules of placement, and move generation.
 
 use crate::bits::Bits;
+use crate::footprint::{with_footprint, Footprint};
 use crate::rng::Rng;
 use crate::slices::Slice;
 use crate::stacking;
@@ -390,9 +391,21 @@ impl Position {
     /// colour to move: the step of [`Position::play`] that setup positions use.
     #[inline]
     pub fn place(&mut self, t: &Tables, c: usize, id: u32) {
-        let (piece, cells, _, _) = t.footprint(id);
+        with_footprint!(t.footprint(id), fp => self.place_footprint(t, c, id, fp));
+    }
+
+    /// [`Position::place`] with the placement's footprint already at hand.
+    #[inline]
+    pub fn place_footprint<T: Copy + Into<usize>>(
+        &mut self,
+        t: &Tables,
+        c: usize,
+        id: u32,
+        fp: Footprint<'_, T>,
+    ) {
+        let piece = fp.piece;
         match t.variant.rules {
-            Rules::Corner => self.place_corner(t, c, id),
+            Rules::Corner => self.place_corner(t, c, fp),
             Rules::Stacking { .. } => stacking::place(self, t, c, id),
         }
         self.left[c][piece] -= 1;
@@ -401,32 +414,31 @@ impl Position {
         }
         self.placed[c] += 1;
         self.last_piece[c] = piece as u8;
-        for &cell in cells {
-            self.hash ^= zobrist(u64::from(cell), c as u64);
+        for cell in fp.cells() {
+            self.hash ^= zobrist(cell as u64, c as u64);
         }
     }
 
     #[inline]
-    fn place_corner(&mut self, t: &Tables, c: usize, id: u32) {
-        let (_, cells, edges, corners) = t.footprint(id);
+    fn place_corner<T: Copy + Into<usize>>(&mut self, t: &Tables, c: usize, fp: Footprint<'_, T>) {
         let mut mask = Bits::EMPTY;
-        for &x in cells {
-            mask.insert(x as usize);
+        for x in fp.cells() {
+            mask.insert(x);
         }
         self.occupied |= mask;
         self.cells[c] |= mask;
         for forbidden in self.forbidden.iter_mut().take(t.variant.num_colors()) {
             *forbidden |= mask;
         }
-        for &x in edges {
-            self.forbidden[c].insert(x as usize);
+        for x in fp.edges() {
+            self.forbidden[c].insert(x);
         }
         if self.placed[c] == 0 {
             // Start points stop counting once the colour has a piece on the board.
             self.attach[c] = Bits::EMPTY;
         }
-        for &x in corners {
-            self.attach[c].insert(x as usize);
+        for x in fp.corners() {
+            self.attach[c].insert(x);
         }
         self.attach[c] &= !self.forbidden[c];
     }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use crate::batch::Grid;
 use crate::bits::Bits;
 use crate::directed::{DirLayout, DirSlices};
+use crate::footprint::{FootprintRef, Footprints};
 use crate::geometry::Coord;
 use crate::slices::Slices;
 use crate::stacking::StackTables;
@@ -50,14 +51,10 @@ pub struct Tables {
     pub orientations: Vec<usize>,
     /// The orientations of each piece, as normalized shapes.
     pub shapes: Vec<Vec<Vec<Coord>>>,
-    /// Per placement: its piece, its cells, the cells sharing an edge with it and those touching it at a
-    /// corner only, as short lists (`[piece, counts, cells, edges, corners]`), in records of
-    /// `footprint_stride` values starting at `footprint_start + id * footprint_stride`. The records
-    /// are whole 64-byte lines (one line for the flat games), so a piece going down costs one
-    /// cache line where the three masks take twelve.
-    footprint: Vec<u16>,
-    footprint_start: usize,
-    footprint_stride: usize,
+    /// Per placement: its piece, its cells, the cells sharing an edge with it and those touching
+    /// it at a corner only, packed in half a cache line (a line for Trigon), so a piece going
+    /// down costs one line where the three masks take twelve.
+    footprints: Footprints,
     /// The dense grid observations are drawn on.
     pub grid: Grid,
     /// Bit-sliced generation tables (`None` if a piece set is too large for them).
@@ -218,33 +215,10 @@ impl Tables {
             list.extend(b);
             by_cell_piece.push((start, list.len() as u32));
         }
-        // Records padded to whole lines of 32 values; the buffer has room to start them on a
-        // line boundary.
-        let longest = placements
-            .iter()
-            .map(|p| 4 + p.cells().len() + (p.edges.count() + p.corners.count()) as usize)
-            .max()
-            .unwrap_or(4);
-        let footprint_stride = longest.div_ceil(32) * 32;
-        let mut footprint = vec![0u16; placements.len() * footprint_stride + 32];
-        let footprint_start = (64 - footprint.as_ptr() as usize % 64) % 64 / 2;
-        for (id, p) in placements.iter().enumerate() {
-            let (e, k) = (p.edges.count(), p.corners.count());
-            let record = [u16::from(p.piece), p.len as u16, e as u16, k as u16]
-                .into_iter()
-                .chain(p.cells().iter().copied())
-                .chain(p.edges.iter().map(|c| c as u16))
-                .chain(p.corners.iter().map(|c| c as u16));
-            let start = footprint_start + id * footprint_stride;
-            for (slot, value) in footprint[start..].iter_mut().zip(record) {
-                *slot = value;
-            }
-        }
+        let footprints = Footprints::new(&placements);
         Tables {
             grid: Grid::new(&variant),
-            footprint,
-            footprint_start,
-            footprint_stride,
+            footprints,
             stacking,
             variant,
             placements,
@@ -272,15 +246,15 @@ impl Tables {
         &self.list[a as usize..b as usize]
     }
 
-    /// The piece of placement `id`, and its cells, edge neighbours and corner-only neighbours
-    /// as lists.
+    /// The piece of placement `id`, and its cells, edge neighbours and corner-only neighbours.
     #[inline]
-    pub fn footprint(&self, id: u32) -> (usize, &[u16], &[u16], &[u16]) {
-        let start = self.footprint_start + id as usize * self.footprint_stride;
-        let f = &self.footprint[start..start + self.footprint_stride];
-        let (piece, n, e, k) = (f[0] as usize, f[1] as usize, f[2] as usize, f[3] as usize);
-        let f = &f[4..];
-        (piece, &f[..n], &f[n..n + e], &f[n + e..n + e + k])
+    pub fn footprint(&self, id: u32) -> FootprintRef<'_> {
+        self.footprints.get(id)
+    }
+
+    /// All the footprints.
+    pub fn footprints(&self) -> &Footprints {
+        &self.footprints
     }
 
     /// The placement with exactly these cells (sorted), if any.
