@@ -29,7 +29,7 @@ pub type Available<const W: usize> = [DirSlice<W>; MAX_LAYOUTS];
 #[derive(Clone, Copy)]
 struct SlotIds<'a> {
     /// The cell's ids by full slot.
-    ids: &'a [u32],
+    ids: &'a [u16],
     /// The full slot of each slot of the direction's layout (`None`: the full layout).
     slots: Option<&'a [u16]>,
 }
@@ -38,8 +38,8 @@ impl SlotIds<'_> {
     #[inline]
     fn get(&self, j: usize) -> u32 {
         match self.slots {
-            Some(slots) => self.ids[slots[j] as usize],
-            None => self.ids[j],
+            Some(slots) => u32::from(self.ids[slots[j] as usize]),
+            None => u32::from(self.ids[j]),
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::variant::Variant;
 pub const SLICE_WORDS: usize = 8;
 /// A set of slots.
 pub type Slice = [u64; SLICE_WORDS];
-const NO_PLACEMENT: u32 = u32::MAX;
+const NO_PLACEMENT: u16 = u16::MAX;
 
 /// The slot layout and per-cell slices of a variant.
 #[derive(Debug, Default)]
@@ -31,8 +31,10 @@ pub struct Slices {
     piece_slots: Vec<Vec<Slice>>,
     /// Per cell: the slots that hold a placement on the board.
     fits: Vec<Slice>,
-    /// Per cell: `stride` placement ids, one per slot (NO_PLACEMENT for an empty slot).
-    ids: Vec<u32>,
+    /// Per cell: `stride` placement ids, one per slot (NO_PLACEMENT for an empty slot), in 16
+    /// bits: the table is read once per random move and its 32-bit form (660 KB in classic)
+    /// left less of the core's cache to the rest.
+    ids: Vec<u16>,
     stride: usize,
     /// Per cell `a`: the other cells covered by placements through `a`.
     near: Vec<Bits>,
@@ -52,12 +54,17 @@ fn set(s: &mut Slice, bit: usize) {
 }
 
 impl Slices {
-    /// Builds the slices, or `None` if some cell class needs more than `64 * SLICE_WORDS` slots.
+    /// Builds the slices, or `None` if some cell class needs more than `64 * SLICE_WORDS` slots
+    /// or there are 65,535 placements or more (ids are kept in 16 bits, which keeps the table
+    /// small enough to stay in cache; every built-in variant has at most 32,131).
     pub fn new(
         variant: &Variant,
         placements: &[Placement],
         orientations: &[Vec<Vec<[i32; 3]>>],
     ) -> Option<Slices> {
+        if placements.len() >= usize::from(NO_PLACEMENT) {
+            return None;
+        }
         let g = variant.geometry;
         let class_of = |c: [i32; 3]| u8::from(g.points_up(c).unwrap_or(false));
         let class: Vec<u8> = variant.cells.iter().map(|&c| class_of(c)).collect();
@@ -95,7 +102,7 @@ impl Slices {
             for (k, cell) in shape_cells.into_iter().enumerate() {
                 let cl = class[cell] as usize;
                 let slot = slot_of[cl][&(pl.piece as usize, pl.orientation as usize, k)];
-                ids[cell * stride + slot] = id as u32;
+                ids[cell * stride + slot] = id as u16;
                 set(&mut fits[cell], slot);
             }
         }
@@ -273,14 +280,14 @@ impl Slices {
 
     /// The placement ids of the slots of cell `a`.
     #[inline]
-    pub fn ids_of(&self, a: usize) -> &[u32] {
+    pub fn ids_of(&self, a: usize) -> &[u16] {
         &self.ids[a * self.stride..(a + 1) * self.stride]
     }
 
     /// The placement id in slot `slot` of cell `a`.
     #[inline]
     pub fn id(&self, a: usize, slot: usize) -> u32 {
-        self.ids[a * self.stride + slot]
+        u32::from(self.ids[a * self.stride + slot])
     }
 }
 

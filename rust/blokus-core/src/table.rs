@@ -57,7 +57,8 @@ pub struct Tables {
     footprints: Footprints,
     /// The dense grid observations are drawn on.
     pub grid: Grid,
-    /// Bit-sliced generation tables (`None` if a piece set is too large for them).
+    /// Bit-sliced generation tables (`None` if a piece set is too large for them, or there are
+    /// 65,535 placements or more).
     pub slices: Option<Slices>,
     /// The narrower corner-directed slices of the incremental playout (with `slices`).
     pub directed: Option<Directed>,
