@@ -4,7 +4,6 @@ use std::sync::Arc;
 
 use crate::bits::Bits;
 use crate::directed::{Available, DirSlice, DirSlices};
-use crate::footprint::{with_footprint, Footprint};
 use crate::position::{Position, NO_COLOR};
 use crate::rng::Rng;
 use crate::score;
@@ -279,24 +278,20 @@ impl<'t, const W: usize> Engine<'t, W> {
     }
 
     fn play(&mut self, id: u32) {
-        with_footprint!(self.t.footprint(id), fp => self.play_footprint(id, fp));
-    }
-
-    fn play_footprint<T: Copy + Into<usize>>(&mut self, id: u32, fp: Footprint<'_, T>) {
         let (t, s, ds) = (self.t, self.s, self.ds);
         let n = t.variant.num_cells();
         let c = self.pos.to_move as usize;
         let before = self.pos.forbidden[c];
         let first = self.pos.placed[c] == 0;
-        self.pos.place_footprint(t, c, id, fp);
-        let piece = fp.piece;
+        let fp = t.footprint(id);
+        let masks = t.footprints().masks(&fp);
+        self.pos.place_corner_masks(t, c, fp, &masks);
+        let (piece, mask) = (fp.piece, masks.cells);
         // Cells newly forbidden to a colour lie under the piece, or for the mover also along
         // its edges; only attach cells near them can lose placements.
-        let mut mask = Bits::EMPTY;
         let mut reach = Bits::EMPTY;
-        for x in fp.cells() {
-            mask.insert(x);
-            reach |= *s.near(x);
+        for &x in fp.cells {
+            reach |= *s.near(usize::from(x));
         }
         for d in 0..t.variant.num_colors() {
             // Colours without a piece on the board keep no caches.
@@ -306,10 +301,9 @@ impl<'t, const W: usize> Engine<'t, W> {
             let (newly, reach) = if d == c {
                 let newly = self.pos.forbidden[c] & !before;
                 let mut reach = reach;
-                for x in fp.edges() {
-                    if newly.contains(x) {
-                        reach |= *s.near(x);
-                    }
+                // The edge cells the mover had not lost yet.
+                for x in (newly & !mask).iter() {
+                    reach |= *s.near(x);
                 }
                 (newly, reach)
             } else {
@@ -348,12 +342,7 @@ impl<'t, const W: usize> Engine<'t, W> {
                 }
             }
         }
-        let mut fresh = Bits::EMPTY;
-        for x in fp.corners() {
-            if self.pos.attach[c].contains(x) && !self.live[c].contains(x) {
-                fresh.insert(x);
-            }
-        }
+        let fresh = masks.corners & self.pos.attach[c] & !self.live[c];
         self.add_cells(c, &fresh);
         let live = &self.live;
         self.pos.advance_with(t, c, |pos, d| {
@@ -465,8 +454,12 @@ impl<'t, const W: usize> Engine<'t, W> {
             let id = s.id(a, ds.full_slot(s, a, self.dir[c * n + a] as usize, j));
             // The footprint read here is the one `play` reads next.
             let live = &self.live[c];
-            let through = with_footprint!(t.footprint(id), fp => fp.cells().filter(|&x| live.contains(x)).count())
-                as u64;
+            let through = t
+                .footprint(id)
+                .cells
+                .iter()
+                .filter(|&&x| live.contains(usize::from(x)))
+                .count() as u64;
             if through <= 1 || rng.below(through) == 0 {
                 return Some(id);
             }

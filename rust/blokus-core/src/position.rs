@@ -1,7 +1,7 @@
 //! The position: per-colour bitsets, the rules of placement, and move generation.
 
 use crate::bits::Bits;
-use crate::footprint::{with_footprint, Footprint};
+use crate::footprint::{Footprint, Masks};
 use crate::rng::Rng;
 use crate::slices::Slice;
 use crate::stacking;
@@ -391,55 +391,53 @@ impl Position {
     /// colour to move: the step of [`Position::play`] that setup positions use.
     #[inline]
     pub fn place(&mut self, t: &Tables, c: usize, id: u32) {
-        with_footprint!(t.footprint(id), fp => self.place_footprint(t, c, id, fp));
-    }
-
-    /// [`Position::place`] with the placement's footprint already at hand.
-    #[inline]
-    pub fn place_footprint<T: Copy + Into<usize>>(
-        &mut self,
-        t: &Tables,
-        c: usize,
-        id: u32,
-        fp: Footprint<'_, T>,
-    ) {
-        let piece = fp.piece;
+        let fp = t.footprint(id);
         match t.variant.rules {
-            Rules::Corner => self.place_corner(t, c, fp),
+            Rules::Corner => {
+                let masks = t.footprints().masks(&fp);
+                self.place_corner(t, c, &masks);
+            }
             Rules::Stacking { .. } => stacking::place(self, t, c, id),
         }
+        self.place_piece(c, fp);
+    }
+
+    /// [`Position::place`] for the corner rule, with the placement's footprint and masks at
+    /// hand.
+    #[inline]
+    pub fn place_corner_masks(&mut self, t: &Tables, c: usize, fp: Footprint<'_>, masks: &Masks) {
+        self.place_corner(t, c, masks);
+        self.place_piece(c, fp);
+    }
+
+    /// The piece of `fp` leaves `c`'s hand and its cells enter the hash.
+    #[inline]
+    fn place_piece(&mut self, c: usize, fp: Footprint<'_>) {
+        let piece = fp.piece;
         self.left[c][piece] -= 1;
         if self.left[c][piece] == 0 {
             self.available[c] &= !(1 << piece);
         }
         self.placed[c] += 1;
         self.last_piece[c] = piece as u8;
-        for cell in fp.cells() {
-            self.hash ^= zobrist(cell as u64, c as u64);
+        for &cell in fp.cells {
+            self.hash ^= zobrist(u64::from(cell), c as u64);
         }
     }
 
     #[inline]
-    fn place_corner<T: Copy + Into<usize>>(&mut self, t: &Tables, c: usize, fp: Footprint<'_, T>) {
-        let mut mask = Bits::EMPTY;
-        for x in fp.cells() {
-            mask.insert(x);
-        }
-        self.occupied |= mask;
-        self.cells[c] |= mask;
+    fn place_corner(&mut self, t: &Tables, c: usize, masks: &Masks) {
+        self.occupied |= masks.cells;
+        self.cells[c] |= masks.cells;
         for forbidden in self.forbidden.iter_mut().take(t.variant.num_colors()) {
-            *forbidden |= mask;
+            *forbidden |= masks.cells;
         }
-        for x in fp.edges() {
-            self.forbidden[c].insert(x);
-        }
+        self.forbidden[c] |= masks.edges;
         if self.placed[c] == 0 {
             // Start points stop counting once the colour has a piece on the board.
             self.attach[c] = Bits::EMPTY;
         }
-        for x in fp.corners() {
-            self.attach[c].insert(x);
-        }
+        self.attach[c] |= masks.corners;
         self.attach[c] &= !self.forbidden[c];
     }
 

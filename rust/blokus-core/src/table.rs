@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use crate::batch::Grid;
 use crate::bits::Bits;
 use crate::directed::{DirLayout, DirSlices};
-use crate::footprint::{FootprintRef, Footprints};
+use crate::footprint::{Footprint, Footprints};
 use crate::geometry::Coord;
 use crate::slices::Slices;
 use crate::stacking::StackTables;
@@ -51,9 +51,8 @@ pub struct Tables {
     pub orientations: Vec<usize>,
     /// The orientations of each piece, as normalized shapes.
     pub shapes: Vec<Vec<Vec<Coord>>>,
-    /// Per placement: its piece, its cells, the cells sharing an edge with it and those touching
-    /// it at a corner only, packed in half a cache line (a line for Trigon), so a piece going
-    /// down costs one line where the three masks take twelve.
+    /// Per placement its piece and cells in 16 bytes, and per cell its neighbours: what a piece
+    /// going down touches, in a quarter of a cache line where the placement's masks take twelve.
     footprints: Footprints,
     /// The dense grid observations are drawn on.
     pub grid: Grid,
@@ -216,7 +215,17 @@ impl Tables {
             list.extend(b);
             by_cell_piece.push((start, list.len() as u32));
         }
-        let footprints = Footprints::new(&placements);
+        let neighbours = |lists: &[Vec<u16>]| -> Vec<Bits> {
+            lists
+                .iter()
+                .map(|l| Bits::from_cells(l.iter().map(|&x| usize::from(x))))
+                .collect()
+        };
+        let footprints = Footprints::new(
+            &placements,
+            neighbours(&edge_neighbours),
+            neighbours(&corner_neighbours),
+        );
         Tables {
             grid: Grid::new(&variant),
             footprints,
@@ -247,9 +256,9 @@ impl Tables {
         &self.list[a as usize..b as usize]
     }
 
-    /// The piece of placement `id`, and its cells, edge neighbours and corner-only neighbours.
+    /// The piece and cells of placement `id` ([`Footprints::masks`] adds its neighbours).
     #[inline]
-    pub fn footprint(&self, id: u32) -> FootprintRef<'_> {
+    pub fn footprint(&self, id: u32) -> Footprint<'_> {
         self.footprints.get(id)
     }
 
