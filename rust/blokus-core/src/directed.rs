@@ -64,16 +64,26 @@ pub struct DirSlices<const W: usize> {
     full_slot: Vec<u16>,
     /// Per (cell, direction): the slots holding a placement on the board.
     fits: Vec<DirSlice<W>>,
-    /// Per (cell, direction): the other cells its placements cover.
-    near: Vec<Bits>,
-    /// Per (cell, direction): where its slices start in `near_slices`, one per cell of its
-    /// `near` in increasing order, marking the slots whose placement covers that cell (runs
-    /// that are the same are shared).
-    near_start: Vec<u32>,
-    /// Per (cell, direction): the first and one past the last word of `near` that is not
-    /// zero (the cells near a cell span two or three words of a board's bitset).
-    near_words: Vec<(u8, u8)>,
+    /// Per (cell, direction): where to find the other cells its placements cover and their
+    /// slices.
+    near: Vec<NearRef>,
+    /// The words of the near sets that are not zero (a set spans two to four words of a
+    /// board's bitset), kept apart so that the sets take a third of the room full bitsets take.
+    near_bits: Vec<u64>,
     near_slices: Vec<DirSlice<W>>,
+}
+
+/// Where one (cell, direction)'s near set and its slices are.
+#[derive(Clone, Copy, Debug, Default)]
+struct NearRef {
+    /// Where its slices start in `near_slices`, one per cell of the set in increasing order,
+    /// marking the slots whose placement covers that cell (runs that are the same are shared).
+    slices: u32,
+    /// Where its words start in `near_bits`.
+    bits: u32,
+    /// The first word of the board's bitset it covers, and how many.
+    lo: u8,
+    len: u8,
 }
 
 /// The most corner-only neighbours of a cell (9 on triangles).
@@ -268,7 +278,22 @@ impl<const W: usize> DirSlices<W> {
                 });
             }
         }
-        let near_words = near.iter().map(word_range).collect();
+        let mut near_bits = Vec::new();
+        let near = near
+            .iter()
+            .zip(near_start)
+            .map(|(set, slices)| {
+                let (lo, hi) = word_range(set);
+                let bits = near_bits.len() as u32;
+                near_bits.extend_from_slice(&set.0[lo as usize..hi as usize]);
+                NearRef {
+                    slices,
+                    bits,
+                    lo,
+                    len: hi - lo,
+                }
+            })
+            .collect();
         DirSlices {
             dirs,
             num_layouts,
@@ -277,8 +302,7 @@ impl<const W: usize> DirSlices<W> {
             full_slot,
             fits,
             near,
-            near_start,
-            near_words,
+            near_bits,
             near_slices,
         }
     }
@@ -510,9 +534,10 @@ impl<const W: usize> DirSlices<W> {
     /// `cells`.
     #[inline]
     pub fn clear_near(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
-        let u = a * self.dirs + dir;
-        let slices = &self.near_slices[self.near_start[u] as usize..];
-        clear_covering(&self.near[u], self.near_words[u], slices, ok, cells);
+        let r = self.near[a * self.dirs + dir];
+        let words = &self.near_bits[r.bits as usize..r.bits as usize + r.len as usize];
+        let slices = &self.near_slices[r.slices as usize..];
+        clear_covering(words, r.lo as usize, slices, ok, cells);
     }
 
     /// The slots of [`Slices`] that the slots of (class of `a`, `dir`) stand for.

@@ -213,7 +213,9 @@ impl Slices {
     #[inline]
     pub fn clear_near(&self, a: usize, ok: &mut Slice, cells: &Bits) {
         let slices = &self.near_slices[self.near_start[a] as usize..];
-        clear_covering(&self.near[a], self.near_words[a], slices, ok, cells);
+        let (lo, hi) = self.near_words[a];
+        let words = &self.near[a].0[lo as usize..hi as usize];
+        clear_covering(words, lo as usize, slices, ok, cells);
     }
 
     /// The cells covered by placements through `a`, other than `a`.
@@ -292,21 +294,20 @@ impl Slices {
 }
 
 /// Clears from `ok` the slots whose placement covers a cell of `cells`: `near` are the cells
-/// the slots' placements cover, with one slice each in `slices` (in increasing cell order),
-/// and `words` the range of words of `near` that are not zero. A cell's slice is found by its
-/// rank in `near`, so only the given cells among the near ones are visited.
+/// the slots' placements cover, as the words of a board's bitset from word `lo` on (the others
+/// are zero), with one slice each in `slices` (in increasing cell order). A cell's slice is
+/// found by its rank in `near`, so only the given cells among the near ones are visited.
 #[inline]
 pub fn clear_covering<const W: usize>(
-    near: &Bits,
-    words: (u8, u8),
+    near: &[u64],
+    lo: usize,
     slices: &[[u64; W]],
     ok: &mut [u64; W],
     cells: &Bits,
 ) {
     let mut rank = 0usize;
-    for w in words.0 as usize..words.1 as usize {
-        let word = near.0[w];
-        let mut hit = word & cells.0[w];
+    for (&word, &other) in near.iter().zip(&cells.0[lo..]) {
+        let mut hit = word & other;
         while hit != 0 {
             let below = word & ((1u64 << hit.trailing_zeros()) - 1);
             let slice = &slices[rank + below.count_ones() as usize];
