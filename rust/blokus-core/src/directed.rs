@@ -70,14 +70,18 @@ pub struct DirSlices<const W: usize> {
     /// The words of the near sets that are not zero (a set spans two to four words of a
     /// board's bitset), kept apart so that the sets take a third of the room full bitsets take.
     near_bits: Vec<u64>,
-    near_slices: Vec<DirSlice<W>>,
+    /// Runs of indices into `slice_table`, one per cell of a near set in increasing order.
+    near_index: Vec<u16>,
+    /// The distinct slices: the slots whose placement covers a given near cell.
+    slice_table: Vec<DirSlice<W>>,
 }
 
 /// Where one (cell, direction)'s near set and its slices are.
 #[derive(Clone, Copy, Debug, Default)]
 struct NearRef {
-    /// Where its slices start in `near_slices`, one per cell of the set in increasing order,
-    /// marking the slots whose placement covers that cell (runs that are the same are shared).
+    /// Where its slice indices start in `near_index`, one per cell of the set in increasing
+    /// order, for the slice marking the slots whose placement covers that cell (runs that are
+    /// the same are shared).
     slices: u32,
     /// Where its words start in `near_bits`.
     bits: u32,
@@ -232,13 +236,22 @@ impl<const W: usize> DirSlices<W> {
         let mut fits = vec![[0u64; W]; n * dirs];
         let mut near = vec![Bits::EMPTY; n * dirs];
         let mut near_start = vec![0u32; n * dirs];
-        let mut near_slices = Vec::new();
-        // Cells away from the edges have the same slices as their neighbours (translated):
-        // each distinct run is stored once, which keeps the table small enough for the cache.
-        let mut runs: HashMap<Vec<DirSlice<W>>, u32> = HashMap::new();
+        // A slice depends only on the cell's class, the direction and where the other cell lies
+        // from it: the union of the slices met for that (class, direction, offset) serves every
+        // cell, since the slots a cell keeps are among those that fit it, and for those the
+        // union says the same as the cell's own slice. So the slices are few (classic: about a
+        // hundred) and stay in the first-level cache; each (cell, direction) has a run of
+        // indices into them, and cells with the same near cells share their run.
+        let coords = &variant.cells;
+        let offset = |a: usize, x: usize| {
+            let (p, q) = (coords[a], coords[x]);
+            [q[0] - p[0], q[1] - p[1], q[2] - p[2]]
+        };
+        type Key = (usize, usize, [i32; 3]);
+        let mut unions: HashMap<Key, DirSlice<W>> = HashMap::new();
+        let mut keys_of: Vec<Vec<Key>> = vec![Vec::new(); n * dirs];
         // Per cell, the slice being built for the current (cell, direction).
         let mut by_cell = vec![[0u64; W]; n];
-        let mut run = Vec::new();
         for a in 0..n {
             let cl = slices.class(a);
             for dir in 0..dirs {
@@ -267,17 +280,39 @@ impl<const W: usize> DirSlices<W> {
                     }
                 }
                 near[u] = touched;
-                run.clear();
                 for x in touched.iter() {
-                    run.push(std::mem::replace(&mut by_cell[x], [0; W]));
+                    let slice = std::mem::replace(&mut by_cell[x], [0; W]);
+                    let key = (cl, dir, offset(a, x));
+                    let union = unions.entry(key).or_insert([0; W]);
+                    for w in 0..W {
+                        union[w] |= slice[w];
+                    }
+                    keys_of[u].push(key);
                 }
-                near_start[u] = *runs.entry(run.clone()).or_insert_with(|| {
-                    let start = near_slices.len() as u32;
-                    near_slices.extend_from_slice(&run);
-                    start
-                });
             }
         }
+        let mut keys: Vec<Key> = unions.keys().copied().collect();
+        keys.sort_unstable();
+        let slice_table: Vec<DirSlice<W>> = keys.iter().map(|k| unions[k]).collect();
+        let index_of: HashMap<Key, u16> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (k, i as u16))
+            .collect();
+        let mut near_index: Vec<u16> = Vec::new();
+        let mut runs: HashMap<Vec<u16>, u32> = HashMap::new();
+        for (u, keys) in keys_of.iter().enumerate() {
+            let run: Vec<u16> = keys.iter().map(|k| index_of[k]).collect();
+            near_start[u] = *runs.entry(run).or_insert_with_key(|run| {
+                let start = near_index.len() as u32;
+                near_index.extend_from_slice(run);
+                start
+            });
+        }
+        assert!(
+            slice_table.len() <= usize::from(u16::MAX),
+            "slices fit 16-bit indices"
+        );
         let mut near_bits = Vec::new();
         let near = near
             .iter()
@@ -303,7 +338,8 @@ impl<const W: usize> DirSlices<W> {
             fits,
             near,
             near_bits,
-            near_slices,
+            near_index,
+            slice_table,
         }
     }
 
@@ -536,8 +572,15 @@ impl<const W: usize> DirSlices<W> {
     pub fn clear_near(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
         let r = self.near[a * self.dirs + dir];
         let words = &self.near_bits[r.bits as usize..r.bits as usize + r.len as usize];
-        let slices = &self.near_slices[r.slices as usize..];
-        clear_covering(words, r.lo as usize, slices, ok, cells);
+        let index = &self.near_index[r.slices as usize..];
+        let table = &self.slice_table;
+        clear_covering(
+            words,
+            r.lo as usize,
+            |k| &table[index[k] as usize],
+            ok,
+            cells,
+        );
     }
 
     /// The slots of [`Slices`] that the slots of (class of `a`, `dir`) stand for.

@@ -215,7 +215,7 @@ impl Slices {
         let slices = &self.near_slices[self.near_start[a] as usize..];
         let (lo, hi) = self.near_words[a];
         let words = &self.near[a].0[lo as usize..hi as usize];
-        clear_covering(words, lo as usize, slices, ok, cells);
+        clear_covering(words, lo as usize, |k| &slices[k], ok, cells);
     }
 
     /// The cells covered by placements through `a`, other than `a`.
@@ -295,13 +295,14 @@ impl Slices {
 
 /// Clears from `ok` the slots whose placement covers a cell of `cells`: `near` are the cells
 /// the slots' placements cover, as the words of a board's bitset from word `lo` on (the others
-/// are zero), with one slice each in `slices` (in increasing cell order). A cell's slice is
-/// found by its rank in `near`, so only the given cells among the near ones are visited.
+/// are zero), and `slice(k)` is the slice of the `k`-th of them (in increasing cell order). A
+/// cell's slice is found by its rank in `near`, so only the given cells among the near ones are
+/// visited.
 #[inline]
-pub fn clear_covering<const W: usize>(
+pub fn clear_covering<'s, const W: usize, F: Fn(usize) -> &'s [u64; W]>(
     near: &[u64],
     lo: usize,
-    slices: &[[u64; W]],
+    slice: F,
     ok: &mut [u64; W],
     cells: &Bits,
 ) {
@@ -310,7 +311,7 @@ pub fn clear_covering<const W: usize>(
         let mut hit = word & other;
         while hit != 0 {
             let below = word & ((1u64 << hit.trailing_zeros()) - 1);
-            let slice = &slices[rank + below.count_ones() as usize];
+            let slice = slice(rank + below.count_ones() as usize);
             for i in 0..W {
                 ok[i] &= !slice[i];
             }
