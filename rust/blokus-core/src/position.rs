@@ -405,7 +405,13 @@ impl Position {
     /// [`Position::place`] for the corner rule, with the placement's footprint and masks at
     /// hand.
     #[inline]
-    pub fn place_corner_masks(&mut self, t: &Tables, c: usize, fp: Footprint<'_>, masks: &Masks) {
+    pub(crate) fn place_corner_masks(
+        &mut self,
+        t: &Tables,
+        c: usize,
+        fp: Footprint<'_>,
+        masks: &Masks,
+    ) {
         self.place_corner(t, c, masks);
         self.place_piece(c, fp);
     }
