@@ -645,13 +645,8 @@ impl BatchCore {
         // Copied, so no Python thread can change the actions while the GIL is released.
         let actions = actions.to_vec();
         let (batch, t) = (&mut self.batch, &self.t);
-        py.detach(|| batch.step(t, &actions)).map_err(|e| match e {
-            StepError::Illegal { game, action } => error(
-                py,
-                "IllegalMoveError",
-                format!("game {game}: action {action} is not a legal placement"),
-            ),
-        })?;
+        py.detach(|| batch.step(t, &actions))
+            .map_err(|e| step_error(py, e))?;
         self.write_all(py)
     }
 
@@ -801,13 +796,18 @@ fn time_batch_replay(
     let actions = view.iter().copied().collect::<Vec<i64>>();
     let t = Arc::clone(&tables.t);
     py.detach(move || time_replay(&t, &actions, games, threads.max(1)))
-        .map_err(|e| match e {
-            StepError::Illegal { game, action } => error(
-                py,
-                "IllegalMoveError",
-                format!("game {game}: action {action} is not a legal placement"),
-            ),
-        })
+        .map_err(|e| step_error(py, e))
+}
+
+/// The Python exception for a batch step that could not be taken.
+fn step_error(py: Python<'_>, e: StepError) -> PyErr {
+    match e {
+        StepError::Illegal { game, action } => error(
+            py,
+            "IllegalMoveError",
+            format!("game {game}: action {action} is not a legal placement"),
+        ),
+    }
 }
 
 /// Pentobi's column letters for a 0-based column.
