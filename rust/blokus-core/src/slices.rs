@@ -12,7 +12,7 @@
 
 use crate::bits::Bits;
 use crate::position::Position;
-use crate::table::Placement;
+use crate::table::{Placement, MAX_PIECE_CELLS};
 use crate::variant::Variant;
 
 /// Words of a [`Slice`]: 512 slots, more than any standard piece set needs (classic 414); eight
@@ -46,6 +46,71 @@ pub struct Slices {
     near_slices: Vec<Slice>,
     /// Per class: the (piece, orientation, cell of the orientation) of each slot.
     slot_keys: Vec<Vec<(usize, usize, usize)>>,
+    /// How to name the cells of a slot's placement from the cell alone.
+    cells_of_slots: SlotCells,
+}
+
+/// The cells of a slot's placement as fixed offsets on a padded grid of the board: the
+/// placement through `a` in slot `j` covers the cells at `grid_of[a] + offsets[j][i]`.
+#[derive(Debug, Default)]
+struct SlotCells {
+    /// Per cell: its point on the grid.
+    grid_of: Vec<u32>,
+    /// Per grid point: the cell there (only points a fitting slot reaches are read).
+    cell_at: Vec<u16>,
+    /// Per (class, slot): its piece, its number of cells, and `MAX_PIECE_CELLS` offsets.
+    piece: Vec<u8>,
+    len: Vec<u8>,
+    offsets: Vec<i32>,
+}
+
+impl SlotCells {
+    fn new(
+        variant: &Variant,
+        orientations: &[Vec<Vec<[i32; 3]>>],
+        slot_keys: &[Vec<(usize, usize, usize)>],
+        stride: usize,
+    ) -> SlotCells {
+        // Padding as wide as a piece is long, so that every offset of a slot that fits stays
+        // on the grid.
+        let pad = MAX_PIECE_CELLS as i32;
+        let coords = &variant.cells;
+        let (min_x, min_y) = (
+            coords.iter().map(|c| c[0]).min().unwrap_or(0),
+            coords.iter().map(|c| c[1]).min().unwrap_or(0),
+        );
+        let width = coords.iter().map(|c| c[0] - min_x).max().unwrap_or(0) + 1 + 2 * pad;
+        let height = coords.iter().map(|c| c[1] - min_y).max().unwrap_or(0) + 1 + 2 * pad;
+        let point = |c: [i32; 3]| ((c[1] - min_y + pad) * width + c[0] - min_x + pad) as u32;
+        let mut cell_at = vec![u16::MAX; (width * height) as usize];
+        let grid_of: Vec<u32> = coords.iter().map(|&c| point(c)).collect();
+        for (cell, &g) in grid_of.iter().enumerate() {
+            cell_at[g as usize] = cell as u16;
+        }
+        let classes = slot_keys.len();
+        let mut piece = vec![0u8; classes * stride];
+        let mut len = vec![0u8; classes * stride];
+        let mut offsets = vec![0i32; classes * stride * MAX_PIECE_CELLS];
+        for (cl, keys) in slot_keys.iter().enumerate() {
+            for (slot, &(p, o, k)) in keys.iter().enumerate() {
+                let shape = &orientations[p][o];
+                let at = cl * stride + slot;
+                piece[at] = p as u8;
+                len[at] = shape.len() as u8;
+                for (i, c) in shape.iter().enumerate() {
+                    let (dx, dy) = (c[0] - shape[k][0], c[1] - shape[k][1]);
+                    offsets[at * MAX_PIECE_CELLS + i] = dy * width + dx;
+                }
+            }
+        }
+        SlotCells {
+            grid_of,
+            cell_at,
+            piece,
+            len,
+            offsets,
+        }
+    }
 }
 
 #[inline]
@@ -128,6 +193,7 @@ impl Slices {
         }
         near_start.push(near_slices.len() as u32);
         let near_words = near.iter().map(crate::directed::word_range).collect();
+        let cells_of_slots = SlotCells::new(variant, orientations, &slot_keys, stride);
         Some(Slices {
             class,
             piece_slots,
@@ -139,7 +205,29 @@ impl Slices {
             near_words,
             near_slices,
             slot_keys,
+            cells_of_slots,
         })
+    }
+
+    /// The piece of the placement in slot `slot` of cell `a` (which must fit there), and its
+    /// cells into `out` (in the order of its shape); returns the piece and the number of cells.
+    /// Computed from the slot's shape, without reading the placement's record.
+    #[inline]
+    pub fn slot_cells(
+        &self,
+        a: usize,
+        slot: usize,
+        out: &mut [u16; MAX_PIECE_CELLS],
+    ) -> (usize, usize) {
+        let sc = &self.cells_of_slots;
+        let at = self.class[a] as usize * self.stride + slot;
+        let (piece, len) = (sc.piece[at] as usize, sc.len[at] as usize);
+        let base = sc.grid_of[a] as usize;
+        let offsets = &sc.offsets[at * MAX_PIECE_CELLS..at * MAX_PIECE_CELLS + len];
+        for (o, &d) in out.iter_mut().zip(offsets) {
+            *o = sc.cell_at[base.wrapping_add_signed(d as isize)];
+        }
+        (piece, len)
     }
 
     /// The slots of the pieces in `available` (bit p = piece p), one slice per cell class.

@@ -153,6 +153,36 @@ fn footprints_give_each_placements_cells_edges_and_corners() {
     }
 }
 
+#[test]
+fn slots_name_the_cells_of_their_placements() {
+    for (id, t) in corner_variants() {
+        let s = t.slices.as_ref().unwrap();
+        let mut checked = 0;
+        for a in 0..t.variant.num_cells() {
+            for slot in 0..s.ids_of(a).len() {
+                if !s.fits(a, slot) {
+                    continue;
+                }
+                let fp = t.footprint(s.id(a, slot));
+                let mut cells = [0u16; blokus_core::table::MAX_PIECE_CELLS];
+                let (piece, len) = s.slot_cells(a, slot, &mut cells);
+                let mut cells = cells[..len].to_vec();
+                cells.sort_unstable();
+                assert_eq!(
+                    (piece, cells.as_slice()),
+                    (fp.piece, fp.cells),
+                    "{id} cell {a} slot {slot}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 5 * t.num_placements() / 2,
+            "{id}: {checked} slots"
+        );
+    }
+}
+
 /// Built-in corner-rule variants and custom boards (holes, a small hexagon, a piece subset, a
 /// long board), for the generators' cross-checks.
 fn corner_variants() -> Vec<(String, std::sync::Arc<blokus_core::Tables>)> {
