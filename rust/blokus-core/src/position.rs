@@ -461,7 +461,7 @@ impl Position {
         self.advance_with(t, after, |pos, d| pos.has_move(t, d));
     }
 
-    /// [`Position::advance_from`] with the question "can colour d move?" answered by
+    /// `advance_from` with the question "can colour d move?" answered by
     /// `can_move`, for callers that know more (the incremental playout).
     pub fn advance_with<F: FnMut(&Position, usize) -> bool>(
         &mut self,
