@@ -257,7 +257,7 @@ impl<'t, const W: usize> Engine<'t, W> {
         self.reset();
         while let Some(pick) = self.pick(rng) {
             if let Some(m) = moves.as_deref_mut() {
-                m.push(self.id_of(pick));
+                m.push(self.id_of(&pick));
             }
             self.play_pick(pick);
         }
@@ -287,30 +287,26 @@ impl<'t, const W: usize> Engine<'t, W> {
         self.play_pick(Pick::Id(id));
     }
 
-    /// Plays a chosen move, naming its cells from the slot where `derive_cells` says so (no
-    /// record read).
+    /// Plays a chosen move, with the cells [`Engine::pick`] derived where it did (no record
+    /// read).
     fn play_pick(&mut self, pick: Pick) {
-        let (t, s) = (self.t, self.s);
-        let mut derived = [0u16; MAX_PIECE_CELLS];
-        let fp = match pick {
-            Pick::Slot { a, slot } if self.derive_cells => {
-                let (piece, len) = s.slot_cells(a, slot, &mut derived);
-                Footprint {
-                    piece,
-                    cells: &derived[..len],
-                }
-            }
-            Pick::Slot { a, slot } => t.footprint(s.id(a, slot)),
-            Pick::Id(id) => t.footprint(id),
+        let fp = match &pick {
+            Pick::Derived {
+                piece, len, cells, ..
+            } => Footprint {
+                piece: usize::from(*piece),
+                cells: &cells[..usize::from(*len)],
+            },
+            Pick::Id(id) => self.t.footprint(*id),
         };
         self.play_footprint(fp);
     }
 
     /// The placement id of a chosen move.
-    fn id_of(&self, pick: Pick) -> u32 {
-        match pick {
+    fn id_of(&self, pick: &Pick) -> u32 {
+        match *pick {
             Pick::Id(id) => id,
-            Pick::Slot { a, slot } => self.s.id(a, slot),
+            Pick::Derived { a, slot, .. } => self.s.id(a, slot),
         }
     }
 
@@ -455,7 +451,7 @@ impl<'t, const W: usize> Engine<'t, W> {
     }
 
     fn sample(&mut self, rng: &mut Rng) -> Option<u32> {
-        self.pick(rng).map(|p| self.id_of(p))
+        self.pick(rng).map(|p| self.id_of(&p))
     }
 
     /// [`Engine::sample`], naming a later move by its slot.
@@ -496,20 +492,28 @@ impl<'t, const W: usize> Engine<'t, W> {
             let (a, k) = pick.expect("k is below the total");
             let j = nth_slot(&self.cache[c * n + a], k);
             let slot = ds.full_slot(s, a, self.dir[c * n + a] as usize, j);
-            let mut derived = [0u16; MAX_PIECE_CELLS];
-            let cells = if self.derive_cells {
-                let (_, len) = s.slot_cells(a, slot, &mut derived);
-                &derived[..len]
+            let mut cells = [0u16; MAX_PIECE_CELLS];
+            let (chosen, listed) = if self.derive_cells {
+                let (piece, len) = s.slot_cells(a, slot, &mut cells);
+                let chosen = Pick::Derived {
+                    a,
+                    slot,
+                    piece: piece as u8,
+                    len: len as u8,
+                    cells,
+                };
+                (chosen, &cells[..len])
             } else {
-                t.footprint(s.id(a, slot)).cells
+                let id = s.id(a, slot);
+                (Pick::Id(id), t.footprint(id).cells)
             };
             let live = &self.live[c];
-            let through = cells
+            let through = listed
                 .iter()
                 .filter(|&&x| live.contains(usize::from(x)))
                 .count() as u64;
             if through <= 1 || rng.below(through) == 0 {
-                return Some(Pick::Slot { a, slot });
+                return Some(chosen);
             }
         }
     }
@@ -519,12 +523,18 @@ impl<'t, const W: usize> Engine<'t, W> {
 /// records: 256 KB).
 const DERIVE_CELLS_FROM: usize = 1 << 14;
 
-/// A move an [`Engine`] chose: a colour's first piece by its id, later ones by the attach cell
-/// and the (full-layout) slot it was drawn from.
+/// A move an [`Engine`] chose: by its id, or, where the engine derives cells, by the attach
+/// cell and (full-layout) slot it was drawn from with the piece and cells derived for it.
 #[derive(Clone, Copy, Debug)]
 enum Pick {
     Id(u32),
-    Slot { a: usize, slot: usize },
+    Derived {
+        a: usize,
+        slot: usize,
+        piece: u8,
+        len: u8,
+        cells: [u16; MAX_PIECE_CELLS],
+    },
 }
 
 /// Number of slots in `slots`.
