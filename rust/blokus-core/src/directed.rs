@@ -566,6 +566,18 @@ impl<const W: usize> DirSlices<W> {
         ok
     }
 
+    /// The slots of the placements through `a` in direction `dir` on the board with a piece of
+    /// `avail`, whatever covers their cells.
+    #[inline]
+    pub fn fitting(&self, a: usize, dir: usize, avail: &DirSlice<W>) -> DirSlice<W> {
+        let fits = &self.fits[a * self.dirs + dir];
+        let mut ok = [0u64; W];
+        for w in 0..W {
+            ok[w] = avail[w] & fits[w];
+        }
+        ok
+    }
+
     /// Clears from `ok` (slots of `a` in direction `dir`) the placements that cover a cell of
     /// `cells`.
     #[inline]

@@ -193,24 +193,30 @@ pub fn enumerate_in_playouts(t: &Tables, games: usize, seed: u64) -> (u64, f64) 
     (moves, seconds)
 }
 
-/// A game played forward only, as fast as possible: for every colour and every attach cell it
-/// can still use, the slots of the legal placements through that cell (in the cell's
-/// [corner-directed layout](crate::directed)) are kept up to date as pieces go down, so a move
-/// costs work only near the piece just placed. Moves are sampled from the multiset of
-/// (attach cell, slot) pairs and a placement through `m` attach cells is accepted with
-/// probability `1/m`, which makes the choice uniform over distinct legal placements. A
+/// A game played forward only, as fast as possible. For every colour and every attach cell it
+/// can still use, a cache holds slots (in the cell's [corner-directed layout](crate::directed))
+/// of the placements through that cell: all the legal ones, and possibly some that pieces put
+/// down since made illegal. A move changes no cache but the mover's new attach cells' (which
+/// start with every slot that fits the board): the caches are cleared lazily, a cell at a time,
+/// when a draw meets a placement that is no longer legal, or when the turn passes to the colour
+/// and it must be shown to have a move. Moves are sampled from the multiset of (attach cell,
+/// slot) pairs; a draw that is not legal clears its cell's cache and draws again (which leaves
+/// every legal pair equally likely), and a legal placement through `m` attach cells is accepted
+/// with probability `1/m`, which makes the choice uniform over distinct legal placements. A
 /// colour's first piece (through its start points) comes from [`Position::sample_move`].
+#[derive(Clone)]
 pub struct Engine<'t, const W: usize> {
     t: &'t Tables,
     s: &'t Slices,
     ds: &'t DirSlices<W>,
     pos: Position,
-    /// `cache[color * cells + cell]`: the legal placements through the cell, meaningful for
-    /// the cells of `live[color]`.
+    /// `cache[color * cells + cell]`: the legal placements through the cell and possibly some
+    /// that are no longer legal, meaningful for the cells of `live[color]`.
     cache: Vec<DirSlice<W>>,
     /// `dir[color * cells + cell]`: the direction of the cell's layout.
     dir: Vec<u8>,
-    /// Attach cells with at least one legal placement through them.
+    /// Attach cells not forbidden to the colour whose cache is not empty: every attach cell
+    /// with a legal placement through it, and maybe some without.
     live: [Bits; MAX_COLORS],
     all_pieces: Available<W>,
     /// Per colour and layout: the slots of the pieces it still has.
@@ -264,8 +270,9 @@ impl<'t, const W: usize> Engine<'t, W> {
         score::points(self.t, &self.pos, self.t.variant.scoring)
     }
 
-    /// Computes the legal placements through new attach cells of `c` and keeps the cells
-    /// where there is one.
+    /// Starts the caches of new attach cells of `c` with the placements through them that fit
+    /// the board with a piece `c` has (what covers their cells is looked at when they are
+    /// drawn).
     fn add_cells(&mut self, c: usize, cells: &Bits) {
         let (s, ds) = (self.s, self.ds);
         let n = self.t.variant.num_cells();
@@ -274,7 +281,7 @@ impl<'t, const W: usize> Engine<'t, W> {
                 .dir_toward(a, &self.pos.cells[c])
                 .expect("an attach cell touches its colour at a corner");
             let avail = &self.avail[c][ds.layout_of(s, a, dir)];
-            let ok = ds.through(a, dir, avail, &self.pos.forbidden[c]);
+            let ok = ds.fitting(a, dir, avail);
             if ok.iter().any(|&w| w != 0) {
                 self.cache[c * n + a] = ok;
                 self.dir[c * n + a] = dir as u8;
@@ -285,6 +292,68 @@ impl<'t, const W: usize> Engine<'t, W> {
 
     fn play(&mut self, id: u32) {
         self.play_pick(Pick::Id(id));
+    }
+
+    /// Passes the turn to the first colour after `after` that may have a move: a colour with
+    /// a piece down may if it has live cells ([`Engine::settle`] makes sure).
+    fn advance(&mut self, after: usize) {
+        let (t, live) = (self.t, &self.live);
+        self.pos.advance_with(t, after, |pos, d| {
+            if pos.placed[d] == 0 {
+                pos.has_move(t, d)
+            } else {
+                !live[d].is_empty()
+            }
+        });
+    }
+
+    /// Makes sure the colour to move has a legal placement: its live cells are made exact
+    /// until one has a placement left; a colour left without live cells is out, and the turn
+    /// passes on.
+    fn settle(&mut self) {
+        loop {
+            let c = self.pos.to_move;
+            if c == NO_COLOR || self.pos.placed[c as usize] == 0 {
+                return;
+            }
+            let c = c as usize;
+            for a in self.live[c].iter() {
+                if self.refresh(c, a) {
+                    return;
+                }
+            }
+            self.advance(c);
+        }
+    }
+
+    /// The legal placements through `c`'s live cell `a` that cover no cell of `blocked` (a
+    /// superset of `c`'s forbidden cells): its cache without the placements of pieces `c` no
+    /// longer has or that cover a blocked cell.
+    #[inline]
+    fn exact(&self, c: usize, a: usize, blocked: &Bits) -> DirSlice<W> {
+        let n = self.t.variant.num_cells();
+        let dir = self.dir[c * n + a] as usize;
+        let avail = &self.avail[c][self.ds.layout_of(self.s, a, dir)];
+        let mut ok = self.cache[c * n + a];
+        for w in 0..W {
+            ok[w] &= avail[w];
+        }
+        self.ds.clear_near(a, dir, &mut ok, blocked);
+        ok
+    }
+
+    /// Makes the cache of `c`'s live cell `a` exact, dropping the cell if it has no legal
+    /// placement left; returns whether it has one.
+    #[inline]
+    fn refresh(&mut self, c: usize, a: usize) -> bool {
+        let ok = self.exact(c, a, &self.pos.forbidden[c]);
+        let n = self.t.variant.num_cells();
+        self.cache[c * n + a] = ok;
+        let any = ok.iter().any(|&w| w != 0);
+        if !any {
+            self.live[c].remove(a);
+        }
+        any
     }
 
     /// Plays a chosen move, with the cells [`Engine::pick`] derived where it did (no record
@@ -300,6 +369,7 @@ impl<'t, const W: usize> Engine<'t, W> {
             Pick::Id(id) => self.t.footprint(*id),
         };
         self.play_footprint(fp);
+        self.settle();
     }
 
     /// The placement id of a chosen move.
@@ -310,49 +380,19 @@ impl<'t, const W: usize> Engine<'t, W> {
         }
     }
 
+    /// Puts a piece down for the colour to move and passes the turn (to a colour that may
+    /// move: [`Engine::settle`] checks).
     fn play_footprint(&mut self, fp: Footprint<'_>) {
-        let (t, s, ds) = (self.t, self.s, self.ds);
-        let n = t.variant.num_cells();
+        let (t, ds) = (self.t, self.ds);
         let c = self.pos.to_move as usize;
-        let before = self.pos.forbidden[c];
-        let first = self.pos.placed[c] == 0;
         let masks = t.footprints().masks(&fp);
         self.pos.place_corner_masks(t, c, fp, &masks);
-        let (piece, mask) = (fp.piece, masks.cells);
-        // Cells newly forbidden to a colour lie under the piece, or for the mover also along
-        // its edges; only attach cells near them can lose placements.
-        let mut reach = Bits::EMPTY;
-        for &x in fp.cells {
-            reach |= *s.near(usize::from(x));
-        }
+        // Cells forbidden to a colour are no longer attach cells of it; the caches near the
+        // piece are left as they are.
         for d in 0..t.variant.num_colors() {
-            // Colours without a piece on the board keep no caches.
-            if self.pos.placed[d] == 0 || (d == c && first) {
-                continue;
-            }
-            let (newly, reach) = if d == c {
-                let newly = self.pos.forbidden[c] & !before;
-                let mut reach = reach;
-                // The edge cells the mover had not lost yet.
-                for x in (newly & !mask).iter() {
-                    reach |= *s.near(x);
-                }
-                (newly, reach)
-            } else {
-                // The piece's cells are all another colour loses (some may have been
-                // forbidden to it already, which clears nothing more).
-                (mask, reach)
-            };
-            self.live[d] &= !newly;
-            for a in (self.live[d] & reach).iter() {
-                let dir = self.dir[d * n + a] as usize;
-                let slot = &mut self.cache[d * n + a];
-                ds.clear_near(a, dir, slot, &newly);
-                if slot.iter().all(|&w| w == 0) {
-                    self.live[d].remove(a);
-                }
-            }
+            self.live[d] &= !self.pos.forbidden[d];
         }
+        let piece = fp.piece;
         if self.pos.available[c] & (1 << piece) == 0 {
             for (cd, avail) in self.avail[c].iter_mut().enumerate().take(ds.num_layouts()) {
                 let gone = ds.piece_slots(cd, piece);
@@ -360,30 +400,10 @@ impl<'t, const W: usize> Engine<'t, W> {
                     avail[w] &= !gone[w];
                 }
             }
-            for a in self.live[c].iter() {
-                let dir = self.dir[c * n + a] as usize;
-                let gone = ds.piece_slots(ds.layout_of(s, a, dir), piece);
-                let slot = &mut self.cache[c * n + a];
-                let mut any = 0;
-                for w in 0..W {
-                    slot[w] &= !gone[w];
-                    any |= slot[w];
-                }
-                if any == 0 {
-                    self.live[c].remove(a);
-                }
-            }
         }
         let fresh = masks.corners & self.pos.attach[c] & !self.live[c];
         self.add_cells(c, &fresh);
-        let live = &self.live;
-        self.pos.advance_with(t, c, |pos, d| {
-            if pos.placed[d] == 0 {
-                pos.has_move(t, d)
-            } else {
-                !live[d].is_empty()
-            }
-        });
+        self.advance(c);
     }
 
     /// Calls `f` with every legal placement of the colour to move, each once (from the caches,
@@ -399,12 +419,11 @@ impl<'t, const W: usize> Engine<'t, W> {
             return self.pos.for_each_move(t, c, f);
         }
         // A placement through several live cells is listed from the first of them: the
-        // placements through cells already visited are cleared first.
-        let mut done = Bits::EMPTY;
+        // placements through cells already visited are cleared with the forbidden ones.
+        let mut blocked = self.pos.forbidden[c];
         for a in self.live[c].iter() {
             let dir = self.dir[c * n + a] as usize;
-            let mut ok = self.cache[c * n + a];
-            ds.clear_near(a, dir, &mut ok, &done);
+            let ok = self.exact(c, a, &blocked);
             let base = ds.full_slots(s, a, dir);
             for (w, &word) in ok.iter().enumerate() {
                 let mut bits = word;
@@ -416,7 +435,7 @@ impl<'t, const W: usize> Engine<'t, W> {
                     }
                 }
             }
-            done.insert(a);
+            blocked.insert(a);
         }
         true
     }
@@ -436,7 +455,7 @@ impl<'t, const W: usize> Engine<'t, W> {
         let mut out = Vec::new();
         for a in self.live[c].iter() {
             let dir = self.dir[c * n + a] as usize;
-            for (w, &word) in self.cache[c * n + a].iter().enumerate() {
+            for (w, &word) in self.exact(c, a, &self.pos.forbidden[c]).iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
                     let j = w * 64 + bits.trailing_zeros() as usize;
@@ -482,18 +501,18 @@ impl<'t, const W: usize> Engine<'t, W> {
         loop {
             let mut k = rng.below(total);
             let mut pick = None;
-            for &(a, count) in &self.scratch {
+            for (i, &(a, count)) in self.scratch.iter().enumerate() {
                 if k < u64::from(count) {
-                    pick = Some((a as usize, k as usize));
+                    pick = Some((i, a as usize, k as usize));
                     break;
                 }
                 k -= u64::from(count);
             }
-            let (a, k) = pick.expect("k is below the total");
+            let (i, a, k) = pick.expect("k is below the total");
             let j = nth_slot(&self.cache[c * n + a], k);
             let slot = ds.full_slot(s, a, self.dir[c * n + a] as usize, j);
             let mut cells = [0u16; MAX_PIECE_CELLS];
-            let (chosen, listed) = if self.derive_cells {
+            let (chosen, listed, piece) = if self.derive_cells {
                 let (piece, len) = s.slot_cells(a, slot, &mut cells);
                 let chosen = Pick::Derived {
                     a,
@@ -502,11 +521,26 @@ impl<'t, const W: usize> Engine<'t, W> {
                     len: len as u8,
                     cells,
                 };
-                (chosen, &cells[..len])
+                (chosen, &cells[..len], piece)
             } else {
                 let id = s.id(a, slot);
-                (Pick::Id(id), t.footprint(id).cells)
+                let fp = t.footprint(id);
+                (Pick::Id(id), fp.cells, fp.piece)
             };
+            if self.pos.available[c] & (1 << piece) == 0
+                || listed
+                    .iter()
+                    .any(|&x| self.pos.forbidden[c].contains(usize::from(x)))
+            {
+                // A placement no longer legal: the cell's cache is made exact (which leaves the
+                // legal pairs as likely as before) and the draw is made again. The colour has
+                // a move ([`Engine::settle`]), so the total stays above zero.
+                self.refresh(c, a);
+                let k = slots_in(&self.cache[c * n + a]);
+                total -= u64::from(self.scratch[i].1 - k);
+                self.scratch[i].1 = k;
+                continue;
+            }
             let live = &self.live[c];
             let through = listed
                 .iter()
@@ -561,6 +595,7 @@ fn nth_slot<const W: usize>(slots: &DirSlice<W>, mut k: usize) -> usize {
 }
 
 /// An incremental playout ([`Engine`]) with slices as wide as the variant's pieces need.
+#[derive(Clone)]
 pub enum Playout<'t> {
     /// One-word slices.
     W1(Box<Engine<'t, 1>>),

@@ -279,8 +279,17 @@ fn incremental_playout_keeps_the_legal_moves() {
 fn incremental_playout_samples_uniformly() {
     // Chi-square of the playout's sampler (slots counted per attach cell, a placement through
     // m live cells kept with probability 1/m) against the legal list of mid-game positions.
+    // The caches are left as the moves left them (placements made illegal since are cleared
+    // when a draw meets them), and every draw is made from a copy of that state, so that the
+    // lazy clearing is part of every draw.
     use blokus_core::playout::Playout;
-    for (id, plies) in [("duo", 6), ("classic", 12), ("trigon", 12)] {
+    for (id, plies) in [
+        ("duo", 6),
+        ("duo", 16),
+        ("classic", 12),
+        ("classic", 40),
+        ("trigon", 30),
+    ] {
         let t = tables(id).unwrap();
         let mut rng = blokus_core::rng::Rng::new(21);
         let mut game = Playout::new(&t).unwrap();
@@ -290,6 +299,9 @@ fn incremental_playout_samples_uniformly() {
         }
         let moves = game.pos().legal_moves(&t);
         assert!(moves.len() > 50, "{id}: a position with a choice");
-        assert_uniform(id, &moves, 100, || game.sample(&mut rng).unwrap());
+        let label = format!("{id} after {plies} plies");
+        assert_uniform(&label, &moves, 100, || {
+            game.clone().sample(&mut rng).unwrap()
+        });
     }
 }
