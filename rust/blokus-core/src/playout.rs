@@ -215,6 +215,13 @@ pub struct Engine<'t, const W: usize> {
     cache: Vec<DirSlice<W>>,
     /// `dir[color * cells + cell]`: the direction of the cell's layout.
     dir: Vec<u8>,
+    /// `cleared[color * cells + cell]`: the number of moves after which the cell's cache was
+    /// last cleared of what covers a forbidden cell (0 for a cache never cleared: no cell is
+    /// forbidden before the first move).
+    cleared: Vec<u16>,
+    /// `history[k * MAX_COLORS + color]`: the cells forbidden to the colour after `k` moves,
+    /// so that clearing a cache looks only at the cells forbidden since it was last cleared.
+    history: Vec<Bits>,
     /// Attach cells not forbidden to the colour whose cache is not empty: every attach cell
     /// with a legal placement through it, and maybe some without.
     live: [Bits; MAX_COLORS],
@@ -240,6 +247,8 @@ impl<'t, const W: usize> Engine<'t, W> {
             pos: Position::start(t),
             cache: vec![[0; W]; MAX_COLORS * n],
             dir: vec![0; MAX_COLORS * n],
+            cleared: vec![0; MAX_COLORS * n],
+            history: Vec::with_capacity(256 * MAX_COLORS),
             scratch: Vec::with_capacity(64),
             live: [Bits::EMPTY; MAX_COLORS],
             avail: [all_pieces; MAX_COLORS],
@@ -257,6 +266,8 @@ impl<'t, const W: usize> Engine<'t, W> {
         self.pos = Position::start(self.t);
         self.live = [Bits::EMPTY; MAX_COLORS];
         self.avail = [self.all_pieces; MAX_COLORS];
+        self.history.clear();
+        self.history.extend_from_slice(&self.pos.forbidden);
     }
 
     fn play_out(&mut self, rng: &mut Rng, mut moves: Option<&mut Vec<u32>>) -> Vec<i32> {
@@ -285,6 +296,7 @@ impl<'t, const W: usize> Engine<'t, W> {
             if ok.iter().any(|&w| w != 0) {
                 self.cache[c * n + a] = ok;
                 self.dir[c * n + a] = dir as u8;
+                self.cleared[c * n + a] = 0;
                 self.live[c].insert(a);
             }
         }
@@ -326,9 +338,9 @@ impl<'t, const W: usize> Engine<'t, W> {
         }
     }
 
-    /// The legal placements through `c`'s live cell `a` that cover no cell of `blocked` (a
-    /// superset of `c`'s forbidden cells): its cache without the placements of pieces `c` no
-    /// longer has or that cover a blocked cell.
+    /// The placements of `c`'s live cell `a`'s cache that cover no cell of `blocked` and use a
+    /// piece `c` has: the legal ones through `a` if `blocked` holds the cells forbidden to `c`
+    /// since the cache was last cleared.
     #[inline]
     fn exact(&self, c: usize, a: usize, blocked: &Bits) -> DirSlice<W> {
         let n = self.t.variant.num_cells();
@@ -346,9 +358,11 @@ impl<'t, const W: usize> Engine<'t, W> {
     /// placement left; returns whether it has one.
     #[inline]
     fn refresh(&mut self, c: usize, a: usize) -> bool {
-        let ok = self.exact(c, a, &self.pos.forbidden[c]);
         let n = self.t.variant.num_cells();
+        let since = &self.history[usize::from(self.cleared[c * n + a]) * MAX_COLORS + c];
+        let ok = self.exact(c, a, &(self.pos.forbidden[c] & !*since));
         self.cache[c * n + a] = ok;
+        self.cleared[c * n + a] = (self.history.len() / MAX_COLORS - 1) as u16;
         let any = ok.iter().any(|&w| w != 0);
         if !any {
             self.live[c].remove(a);
@@ -387,6 +401,7 @@ impl<'t, const W: usize> Engine<'t, W> {
         let c = self.pos.to_move as usize;
         let masks = t.footprints().masks(&fp);
         self.pos.place_corner_masks(t, c, fp, &masks);
+        self.history.extend_from_slice(&self.pos.forbidden);
         // Cells forbidden to a colour are no longer attach cells of it; the caches near the
         // piece are left as they are.
         for d in 0..t.variant.num_colors() {
