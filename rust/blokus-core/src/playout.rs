@@ -422,8 +422,8 @@ impl<'t, const W: usize> Engine<'t, W> {
     }
 
     /// Calls `f` with every legal placement of the colour to move, each once (from the caches,
-    /// after the colour's first piece); stops early when `f` returns `false`.
-    fn for_each_move<F: FnMut(u32) -> bool>(&self, mut f: F) -> bool {
+    /// made exact first, after the colour's first piece); stops early when `f` returns `false`.
+    fn for_each_move<F: FnMut(u32) -> bool>(&mut self, mut f: F) -> bool {
         let (t, s, ds) = (self.t, self.s, self.ds);
         let n = t.variant.num_cells();
         if self.pos.to_move == NO_COLOR {
@@ -433,12 +433,16 @@ impl<'t, const W: usize> Engine<'t, W> {
         if self.pos.placed[c] == 0 {
             return self.pos.for_each_move(t, c, f);
         }
+        for a in self.live[c].iter() {
+            self.refresh(c, a);
+        }
         // A placement through several live cells is listed from the first of them: the
-        // placements through cells already visited are cleared with the forbidden ones.
-        let mut blocked = self.pos.forbidden[c];
+        // placements through cells already visited are cleared first.
+        let mut done = Bits::EMPTY;
         for a in self.live[c].iter() {
             let dir = self.dir[c * n + a] as usize;
-            let ok = self.exact(c, a, &blocked);
+            let mut ok = self.cache[c * n + a];
+            ds.clear_near(a, dir, &mut ok, &done);
             let base = ds.full_slots(s, a, dir);
             for (w, &word) in ok.iter().enumerate() {
                 let mut bits = word;
@@ -450,7 +454,7 @@ impl<'t, const W: usize> Engine<'t, W> {
                     }
                 }
             }
-            blocked.insert(a);
+            done.insert(a);
         }
         true
     }
@@ -679,12 +683,12 @@ impl<'t> Playout<'t> {
 
     /// Calls `f` with every legal placement of the colour to move, each once, in no particular
     /// order; stops early when `f` returns `false`. Returns `false` if stopped early.
-    pub fn for_each_move<F: FnMut(u32) -> bool>(&self, f: F) -> bool {
+    pub fn for_each_move<F: FnMut(u32) -> bool>(&mut self, f: F) -> bool {
         each_width!(self, e => e.for_each_move(f))
     }
 
     /// Appends the legal placements of the colour to move to `out`, in no particular order.
-    pub fn legal_moves_into(&self, out: &mut Vec<u32>) {
+    pub fn legal_moves_into(&mut self, out: &mut Vec<u32>) {
         self.for_each_move(|id| {
             out.push(id);
             true
