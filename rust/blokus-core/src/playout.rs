@@ -230,10 +230,6 @@ pub struct Engine<'t, const W: usize> {
     avail: [Available<W>; MAX_COLORS],
     scratch: Vec<(u16, u32)>,
     first_scratch: Vec<(u16, Slice)>,
-    /// Whether a drawn move's cells come from its slot's shape rather than its placement's
-    /// record: worth it where the records outgrow the core's cache beside the other tables
-    /// (classic 1.07x, trigon 1.1x), not where they fit (duo 0.97x).
-    derive_cells: bool,
 }
 
 impl<'t, const W: usize> Engine<'t, W> {
@@ -254,7 +250,6 @@ impl<'t, const W: usize> Engine<'t, W> {
             avail: [all_pieces; MAX_COLORS],
             all_pieces,
             first_scratch: Vec::with_capacity(64),
-            derive_cells: t.num_placements() >= DERIVE_CELLS_FROM,
         };
         e.reset();
         e
@@ -370,7 +365,7 @@ impl<'t, const W: usize> Engine<'t, W> {
         any
     }
 
-    /// Plays a chosen move, with the cells [`Engine::pick`] derived where it did (no record
+    /// Plays a chosen move, with the cells [`Engine::pick`] derived if it drew it (no record
     /// read).
     fn play_pick(&mut self, pick: Pick) {
         let fp = match &pick {
@@ -530,22 +525,12 @@ impl<'t, const W: usize> Engine<'t, W> {
             let (i, a, k) = pick.expect("k is below the total");
             let j = nth_slot(&self.cache[c * n + a], k);
             let slot = ds.full_slot(s, a, self.dir[c * n + a] as usize, j);
+            // The cells come from the slot's shape on a padded grid (a few KB) rather than the
+            // placement's record, which a random draw would read cold (duo 1.03x, classic
+            // 1.07x, trigon 1.1x).
             let mut cells = [0u16; MAX_PIECE_CELLS];
-            let (chosen, listed, piece) = if self.derive_cells {
-                let (piece, len) = s.slot_cells(a, slot, &mut cells);
-                let chosen = Pick::Derived {
-                    a,
-                    slot,
-                    piece: piece as u8,
-                    len: len as u8,
-                    cells,
-                };
-                (chosen, &cells[..len], piece)
-            } else {
-                let id = s.id(a, slot);
-                let fp = t.footprint(id);
-                (Pick::Id(id), fp.cells, fp.piece)
-            };
+            let (piece, len) = s.slot_cells(a, slot, &mut cells);
+            let listed = &cells[..len];
             if self.pos.available[c] & (1 << piece) == 0
                 || listed
                     .iter()
@@ -566,18 +551,21 @@ impl<'t, const W: usize> Engine<'t, W> {
                 .filter(|&&x| live.contains(usize::from(x)))
                 .count() as u64;
             if through <= 1 || rng.below(through) == 0 {
-                return Some(chosen);
+                return Some(Pick::Derived {
+                    a,
+                    slot,
+                    piece: piece as u8,
+                    len: len as u8,
+                    cells,
+                });
             }
         }
     }
 }
 
-/// Placements from which an [`Engine`] names a drawn move's cells from its slot (16-byte
-/// records: 256 KB).
-const DERIVE_CELLS_FROM: usize = 1 << 14;
-
-/// A move an [`Engine`] chose: by its id, or, where the engine derives cells, by the attach
-/// cell and (full-layout) slot it was drawn from with the piece and cells derived for it.
+/// A move an [`Engine`] chose: by its id (a colour's first piece, or a move played from
+/// outside), or by the attach cell and (full-layout) slot it was drawn from, with the piece and
+/// cells derived for it.
 #[derive(Clone, Copy, Debug)]
 enum Pick {
     Id(u32),
