@@ -397,7 +397,7 @@ impl Position {
                 let masks = t.footprints().masks(&fp);
                 self.place_corner(t, c, &masks);
             }
-            Rules::Stacking { .. } => stacking::place(self, t, c, id),
+            Rules::Stacking { .. } => stacking::place(self, t, c, &fp),
         }
         self.place_piece(c, fp);
     }

@@ -27,6 +27,7 @@
 //! ```
 
 use crate::bits::{Bits, WORDS};
+use crate::footprint::Footprint;
 use crate::position::{Illegal, Position};
 use crate::rng::Rng;
 use crate::table::{Placement, Tables};
@@ -457,18 +458,41 @@ pub fn why_illegal(pos: &Position, t: &Tables, color: usize, id: u32) -> Option<
     None
 }
 
-/// Puts placement `id` down for `color` (the piece bookkeeping is the caller's).
+/// Puts the placement `fp` down for `color` (the piece bookkeeping is the caller's). What it
+/// changes comes from its cells and small per-cell tables: a placement's [`Stack`] (four cell
+/// sets) would be read cold on every move.
 #[inline]
-pub fn place(pos: &mut Position, t: &Tables, color: usize, id: u32) {
-    let st = stack_tables(t);
-    let s = &st.stacks[id as usize];
-    pos.occupied |= s.mask;
-    pos.cells[color] |= s.mask;
+pub fn place(pos: &mut Position, t: &Tables, color: usize, fp: &Footprint<'_>) {
+    let masks = t.footprints().masks(fp);
+    let (bottoms, tops) = bottoms_and_tops(t, fp, &masks.cells);
+    pos.occupied |= masks.cells;
+    pos.cells[color] |= masks.cells;
     for forbidden in pos.forbidden.iter_mut().take(t.variant.num_colors()) {
-        *forbidden |= s.mask;
+        *forbidden |= masks.cells;
     }
-    pos.surface = (pos.surface & !s.bottoms) | s.tops;
-    pos.attach[color] |= t.placements[id as usize].edges;
+    pos.surface = (pos.surface & !bottoms) | tops;
+    // Cells sharing a face with the piece, the "edges" of cube geometry.
+    pos.attach[color] |= masks.edges;
+}
+
+/// The lowest cube of each column of the placement `fp` (cells `cells`) and the cells right
+/// above each of its columns within the height limits: [`Stack::bottoms`] and
+/// [`Stack::tops`] from the cells alone.
+#[inline]
+pub fn bottoms_and_tops(t: &Tables, fp: &Footprint<'_>, cells: &Bits) -> (Bits, Bits) {
+    let st = stack_tables(t);
+    let (mut bottoms, mut tops) = (Bits::EMPTY, Bits::EMPTY);
+    for &x in fp.cells {
+        let x = usize::from(x);
+        let (below, above) = (st.below[x], st.above[x]);
+        if below == NO_CELL || !cells.contains(usize::from(below)) {
+            bottoms.insert(x);
+        }
+        if above != NO_CELL && !cells.contains(usize::from(above)) {
+            tops.insert(usize::from(above));
+        }
+    }
+    (bottoms, tops)
 }
 
 /// The first cube of placement `id` with an empty cell beneath it, if any: for setups, whose

@@ -132,3 +132,27 @@ fn perft_depth_3_on_every_structure() {
         assert_eq!(b.perft(3), p3, "{s}");
     }
 }
+
+#[test]
+fn placing_reads_columns_and_faces_from_the_cells() {
+    // What `stacking::place` computes from a placement's cells (its lowest cube per column,
+    // the cells above its columns, its face neighbours) against the stored tables, for every
+    // placement of every structure and height limit.
+    for s in STRUCTURES {
+        for suffix in ["", "_2"] {
+            let id = format!("3d_{s}{suffix}");
+            let t = tables(&id).unwrap();
+            let st = t.stacking.as_ref().unwrap();
+            for (pid, p) in t.placements.iter().enumerate() {
+                let fp = t.footprint(pid as u32);
+                let masks = t.footprints().masks(&fp);
+                let (bottoms, tops) =
+                    blokus_core::stacking::bottoms_and_tops(&t, &fp, &masks.cells);
+                let stack = &st.stacks[pid];
+                assert_eq!(bottoms, stack.bottoms, "{id} {pid}");
+                assert_eq!(tops, stack.tops, "{id} {pid}");
+                assert_eq!(masks.edges, p.edges, "{id} {pid}");
+            }
+        }
+    }
+}
