@@ -326,14 +326,21 @@ pub fn sample_drawing(
     let mut used = 0;
     let mut total = 0u64;
     let available = pos.available[color];
+    // A base's candidates are one run, piece after piece: count those of the available pieces
+    // or take those of the others from the run, whichever visits fewer pieces.
+    let gone = ((1u64 << st.num_pieces) - 1) as u32 & !available;
+    let by_gone = gone.count_ones() < available.count_ones();
     for base in bases.iter() {
         let row = &st.by_base_piece[base * st.num_pieces..(base + 1) * st.num_pieces];
+        let mut pieces = if by_gone { gone } else { available };
         let mut k = 0;
-        let mut pieces = available;
         while pieces != 0 {
             let piece = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
             k += row[piece].1 - row[piece].0;
+        }
+        if by_gone {
+            k = row[st.num_pieces - 1].1 - row[0].0 - k;
         }
         if k > 0 {
             let Some(slot) = counts.get_mut(used) else {
