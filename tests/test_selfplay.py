@@ -40,11 +40,49 @@ def test_a_long_run_in_slices_is_the_run_in_one_call(variant: str, policy: str, 
     assert bare.moves is None and (bare.plies == whole.plies).all()
 
 
-def test_records_replay_on_the_board() -> None:
-    r = blokus.selfplay("classic_2", games=10, seed=5, threads=2, keep_moves=True)
-    assert r.points.shape == (10, 4) and r.scores.shape == (10, 2) and r.winners.shape == (10, 2)
+# A small 3D structure where blocked colours are skipped rather than knocked out, so that a
+# colour may move again after a turn without a move, with three colours.
+SKIPPING_HUT = {
+    "id": "skipping_hut",
+    "board": {"geometry": "cube", "structure": ["4444", "4444"]},
+    "colors": ["Blue", "Red", "Green"],
+    "players": [[0], [1], [2]],
+    "pieces": {"only": ["I2", "I3", "I4", "L4", "T4"]},
+    "blocked": "skip",
+}
+
+
+@pytest.mark.parametrize(
+    "variant,policy,games",
+    [("classic_2", "uniform", 10), ("3d_wall_3", "uniform", 10), ("3d_pyramid_2", "uniform", 10),
+     ("duo", "greedy", 10), ("3d_tower", "greedy", 10), ("skipping_hut", "uniform", 200),
+     ("skipping_hut", "greedy", 200)],
+)
+def test_records_replay_on_the_board(variant: str, policy: str, games: int) -> None:
+    # Games end when nobody can move, each colour's turns coming as the rules say: selfplay
+    # finds a colour without a move only on its turn (the Board asks after every move).
+    v = blokus.Variant(SKIPPING_HUT) if variant == "skipping_hut" else blokus.Variant(variant)
+    r = blokus.selfplay(v, games=games, seed=5, threads=2, policy=policy, keep_moves=True)
+    colors, players = v.num_colors, v.num_players
+    assert r.points.shape == (games, colors) and r.scores.shape == (games, players)
+    assert r.winners.shape == (games, players)
     assert r.moves is not None
-    for g in range(10):
+    moved_after_a_skip = 0
+    for moves in r.moves:
+        b, skipped = Board(v), set()
+        for m in moves:
+            mover = b.turn
+            assert mover is not None
+            moved_after_a_skip += mover in skipped
+            skipped.discard(mover)
+            b.push(m)
+            d = (mover + 1) % colors
+            while b.turn is not None and d != b.turn:
+                skipped.add(d)
+                d = (d + 1) % colors
+    if variant == "skipping_hut":
+        assert moved_after_a_skip > 0, "no game where a skipped colour moved again"
+    for g in range(games):
         b = r.board(g)
         assert b.is_game_over() and b.ply == r.plies[g] == len(r.moves[g])
         assert b.points() == r.points[g].tolist() and b.scores() == r.scores[g].tolist()

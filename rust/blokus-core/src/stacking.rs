@@ -305,7 +305,8 @@ const MAX_BASES: usize = 64;
 /// A uniformly random legal placement of `color`, without listing the moves when it can:
 /// each legal placement is in exactly one candidate list (its lowest-numbered bottom cube's,
 /// its piece's), so a candidate drawn uniformly from the lists of the colour's bases and pieces
-/// is, when it passes the test, uniform among the legal placements. After [`DRAWS`] misses the
+/// is, when it passes the test, uniform among the legal placements. After a few misses a scan
+/// makes sure there is a legal placement at all (`None` if not); after [`DRAWS`] misses the
 /// moves are listed and one is picked: every legal placement keeps the same chance either way.
 pub fn sample_move(pos: &Position, t: &Tables, color: usize, rng: &mut Rng) -> Option<u32> {
     sample_drawing(pos, t, color, rng, DRAWS)
@@ -357,16 +358,36 @@ pub fn sample_drawing(
     let drawing = Drawing {
         st,
         pos,
+        color,
+        bases,
         contact: &contact,
         counts: &counts[..used],
         total,
         available,
     };
-    let found = match &st.candidates {
+    let drawn = match &st.candidates {
         Candidates::Narrow(c) => drawing.draw(c, rng, draws),
         Candidates::Wide(c) => drawing.draw(c, rng, draws),
     };
-    found.or_else(|| pick_listed(pos, t, color, rng))
+    match drawn {
+        Drawn::Found(id) => Some(id),
+        Drawn::NoMove => None,
+        Drawn::Missed => pick_listed(pos, t, color, rng),
+    }
+}
+
+/// Misses after which [`sample_move`] first makes sure the colour has a legal placement at
+/// all (a scan that stops at the first one), so that a colour without a move is found out
+/// without the [`DRAWS`] draws and the listing.
+const DRAWS_BEFORE_SCAN: usize = 8;
+
+/// What the draws of [`sample_move`] found.
+enum Drawn {
+    Found(u32),
+    /// The colour has no legal placement.
+    NoMove,
+    /// No draw was legal.
+    Missed,
 }
 
 /// What [`sample_move`] draws from: the candidate lists of `counts` (base, number of
@@ -374,6 +395,8 @@ pub fn sample_drawing(
 struct Drawing<'a> {
     st: &'a StackTables,
     pos: &'a Position,
+    color: usize,
+    bases: Bits,
     contact: &'a Bits,
     counts: &'a [(u16, u32)],
     total: u64,
@@ -387,11 +410,19 @@ impl Drawing<'_> {
         candidates: &[Candidate<W>],
         rng: &mut Rng,
         draws: usize,
-    ) -> Option<u32> {
+    ) -> Drawn {
         let st = self.st;
         let surface: [u64; W] = prefix(&self.pos.surface);
         let contact: [u64; W] = prefix(self.contact);
-        for _ in 0..draws {
+        for i in 0..draws {
+            if i == DRAWS_BEFORE_SCAN {
+                let (pos, color, bases) = (self.pos, self.color, self.bases);
+                if scan(st, candidates, pos, color, bases, self.contact, &mut |_| {
+                    false
+                }) {
+                    return Drawn::NoMove;
+                }
+            }
             let mut k = rng.below(self.total) as u32;
             let &(base, _) = self
                 .counts
@@ -419,14 +450,14 @@ impl Drawing<'_> {
                         touching |= c.mask[w] & contact[w];
                     }
                     if unsupported == 0 && touching != 0 {
-                        return Some(c.id);
+                        return Drawn::Found(c.id);
                     }
                     break;
                 }
                 k -= b - a;
             }
         }
-        None
+        Drawn::Missed
     }
 }
 

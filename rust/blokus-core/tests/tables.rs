@@ -137,6 +137,46 @@ fn blokus_3d_sampling_is_uniform_over_the_legal_moves() {
 }
 
 #[test]
+fn blokus_3d_sampling_finds_a_move_exactly_when_there_is_one() {
+    // Along random games, for every colour (not only the one to move): the sampler, which
+    // scans for any legal placement after a few missed draws, returns one exactly when the
+    // colour has one, and a legal one.
+    use blokus_core::stacking::sample_move;
+    let (mut with, mut without) = (0, 0);
+    for id in ["3d_tower", "3d_steps_3", "3d_wall_2"] {
+        let t = tables(id).unwrap();
+        let mut rng = blokus_core::rng::Rng::new(5);
+        for _ in 0..20 {
+            let mut board = Board::new(t.clone());
+            while let Some(turn) = board.turn() {
+                let pos = board.position();
+                for c in 0..t.variant.num_colors() {
+                    let drawn = sample_move(pos, &t, c, &mut rng);
+                    let mut legal = Vec::new();
+                    blokus_core::stacking::for_each_move(pos, &t, c, |m| {
+                        legal.push(m);
+                        true
+                    });
+                    assert_eq!(drawn.is_some(), !legal.is_empty(), "{id} colour {c}");
+                    if let Some(m) = drawn {
+                        assert!(legal.contains(&m), "{id}: drew {m}");
+                        with += 1;
+                    } else {
+                        without += 1;
+                    }
+                }
+                let m = sample_move(pos, &t, turn, &mut rng).unwrap();
+                board.play(m).unwrap();
+            }
+        }
+    }
+    assert!(
+        with > 100 && without > 100,
+        "{with} with a move, {without} without"
+    );
+}
+
+#[test]
 fn footprints_give_each_placements_cells_edges_and_corners() {
     let mut all = corner_variants();
     all.push(("3d_wall".into(), tables("3d_wall").unwrap()));
