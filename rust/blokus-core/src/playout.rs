@@ -246,6 +246,10 @@ pub struct Engine<'t, const W: usize> {
     avail: [Available<W>; MAX_COLORS],
     scratch: Vec<(u16, u32)>,
     first_scratch: Vec<(u16, Slice)>,
+    /// The empty board, and its legal moves in the order [`Position::sample_move`] counts them
+    /// (every game starts there: the first move is drawn from the list, the same draw).
+    start: Position,
+    opening: Vec<u32>,
 }
 
 impl<'t, const W: usize> Engine<'t, W> {
@@ -266,6 +270,8 @@ impl<'t, const W: usize> Engine<'t, W> {
             avail: [all_pieces; MAX_COLORS],
             all_pieces,
             first_scratch: Vec::with_capacity(64),
+            start: Position::start(t),
+            opening: Position::start(t).legal_moves(t),
         };
         e.reset();
         e
@@ -274,7 +280,7 @@ impl<'t, const W: usize> Engine<'t, W> {
     /// Back to the start of a game, keeping the buffers (the caches of cells that are not live
     /// are never read, so they need no clearing).
     fn reset(&mut self) {
-        self.pos = Position::start(self.t);
+        self.pos = self.start;
         self.live = [Bits::EMPTY; MAX_COLORS];
         self.avail = [self.all_pieces; MAX_COLORS];
         self.history.clear();
@@ -373,12 +379,18 @@ impl<'t, const W: usize> Engine<'t, W> {
         let since = &self.history[usize::from(self.cleared[c * n + a]) * MAX_COLORS + c];
         let ok = self.exact(c, a, &(self.pos.forbidden[c] & !*since));
         self.cache[c * n + a] = ok;
-        self.cleared[c * n + a] = (self.history.len() / MAX_COLORS - 1) as u16;
+        self.cleared[c * n + a] = self.moves_played() as u16;
         let any = ok.iter().any(|&w| w != 0);
         if !any {
             self.live[c].remove(a);
         }
         any
+    }
+
+    /// Number of moves since the start.
+    #[inline]
+    fn moves_played(&self) -> usize {
+        self.history.len() / MAX_COLORS - 1
     }
 
     /// Plays a chosen move, with the cells [`Engine::pick`] derived if it drew it (no record
@@ -512,6 +524,10 @@ impl<'t, const W: usize> Engine<'t, W> {
             return None;
         }
         let c = c as usize;
+        if self.moves_played() == 0 {
+            let k = rng.below(self.opening.len() as u64) as usize;
+            return Some(Pick::Id(self.opening[k]));
+        }
         if self.pos.placed[c] == 0 {
             return self
                 .pos
