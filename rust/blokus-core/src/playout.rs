@@ -178,9 +178,10 @@ pub fn list_in_games(t: &Tables, games: usize, seed: u64) -> (u64, f64) {
 }
 
 /// Enumerates the legal moves at every position of `games` uniformly random games as a
-/// playout keeps them ([`Playout::for_each_move`]; [`list_in_games`] where the variant has no
-/// incremental tables). Returns the number of moves enumerated and the seconds spent
-/// enumerating (timed per position, so the clock's own cost is counted against it).
+/// playout keeps them ([`Playout::for_each_move`], which clears the caches first: that is timed
+/// too; [`list_in_games`] where the variant has no incremental tables). Returns the number of
+/// moves enumerated and the seconds spent enumerating (timed per position, so the clock's own
+/// cost is counted against it).
 pub fn enumerate_in_playouts(t: &Tables, games: usize, seed: u64) -> (u64, f64) {
     let mut moves = 0u64;
     let mut seconds = 0.0;
@@ -690,8 +691,9 @@ impl<'t> Playout<'t> {
         each_width!(self, e => e.play(id))
     }
 
-    /// The distinct placements the caches hold for the colour to move, sorted: the legal moves,
-    /// if the caches are right (for tests).
+    /// The distinct placements the caches hold for the colour to move, without those of
+    /// pieces gone or covering a forbidden cell, sorted: the legal moves, if every cache holds
+    /// all the legal placements through its cell (for tests).
     pub fn cached_moves(&self) -> Vec<u32> {
         each_width!(self, e => e.cached_moves())
     }
