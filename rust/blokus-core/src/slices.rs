@@ -29,6 +29,9 @@ pub struct Slices {
     class: Vec<u8>,
     /// Per class and piece: the slots of that piece.
     piece_slots: Vec<Vec<Slice>>,
+    /// The slots of the whole piece set, per class: what a colour's first move draws from
+    /// (kept, rather than ORed from every piece's on every first move).
+    all_slots: [Slice; 2],
     /// Per cell: the slots that hold a placement on the board.
     fits: Vec<Slice>,
     /// Per cell: `stride` placement ids, one per slot (NO_PLACEMENT for an empty slot), in 16
@@ -194,9 +197,18 @@ impl Slices {
         near_start.push(near_slices.len() as u32);
         let near_words = near.iter().map(crate::directed::word_range).collect();
         let cells_of_slots = SlotCells::new(variant, orientations, &slot_keys, stride);
+        let mut all_slots = [[0u64; SLICE_WORDS]; 2];
+        for (cl, slots) in piece_slots.iter().enumerate() {
+            for piece in slots {
+                for w in 0..SLICE_WORDS {
+                    all_slots[cl][w] |= piece[w];
+                }
+            }
+        }
         Some(Slices {
             class,
             piece_slots,
+            all_slots,
             fits,
             ids,
             stride,
@@ -233,6 +245,10 @@ impl Slices {
     /// The slots of the pieces in `available` (bit p = piece p), one slice per cell class.
     #[inline]
     pub fn available(&self, available: u32) -> [Slice; 2] {
+        let num_pieces = self.piece_slots.first().map_or(0, Vec::len);
+        if u64::from(available) == (1u64 << num_pieces) - 1 {
+            return self.all_slots;
+        }
         let mut out = [[0u64; SLICE_WORDS]; 2];
         for (cl, slots) in self.piece_slots.iter().enumerate() {
             let mut pieces = available;
