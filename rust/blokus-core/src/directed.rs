@@ -557,11 +557,7 @@ impl<const W: usize> DirSlices<W> {
         avail: &DirSlice<W>,
         blocked: &Bits,
     ) -> DirSlice<W> {
-        let fits = &self.fits[a * self.dirs + dir];
-        let mut ok = [0u64; W];
-        for w in 0..W {
-            ok[w] = avail[w] & fits[w];
-        }
+        let mut ok = self.fitting(a, dir, avail);
         self.clear_near(a, dir, &mut ok, blocked);
         ok
     }

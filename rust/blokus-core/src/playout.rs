@@ -49,11 +49,12 @@ pub fn play_game(
     let mut pos = Position::start(t);
     let mut moves = Vec::new();
     let mut scratch = Vec::new();
-    // The turn passes to the next colour still in without asking whether it can move: its
-    // choice finds out (a colour without a move is out where the rules say so, and a round of
-    // colours without a move ends the game), which saves a search per move.
+    // The turn passes to the next colour without asking whether it can move: its own choice
+    // finds out, which saves a search per move. The colours found without a move since the
+    // last placement are the only ones `advance_with` is told cannot move (the rules of who
+    // is out and when the game ends stay there).
     let n = t.variant.num_colors();
-    let mut without_move = 0;
+    let mut without_move = 0u32;
     while pos.to_move != NO_COLOR {
         let c = pos.to_move as usize;
         let chosen = match policy {
@@ -75,25 +76,22 @@ pub fn play_game(
                 })
             }
         };
-        match chosen {
+        let after = match chosen {
             Some(id) => {
                 if keep_moves {
                     moves.push(id);
                 }
                 pos.place(t, c, id);
                 without_move = 0;
+                c
             }
             None => {
-                without_move += 1;
-                if t.variant.rules.knocks_out() {
-                    pos.out |= 1 << c;
-                }
-                if without_move == n {
-                    pos.out = ((1u16 << n) - 1) as u8;
-                }
+                // Asked again from the colour before it, which it is told it cannot.
+                without_move |= 1 << c;
+                (c + n - 1) % n
             }
-        }
-        pos.advance_with(t, c, |_, _| true);
+        };
+        pos.advance_with(t, after, |_, d| without_move & (1 << d) == 0);
     }
     GameRecord {
         moves,
@@ -257,11 +255,12 @@ impl<'t, const W: usize> Engine<'t, W> {
     fn new(t: &'t Tables, s: &'t Slices, ds: &'t DirSlices<W>) -> Engine<'t, W> {
         let n = t.variant.num_cells();
         let all_pieces = ds.available((1u32 << t.variant.pieces.len()) - 1);
+        let start = Position::start(t);
         let mut e = Engine {
             t,
             s,
             ds,
-            pos: Position::start(t),
+            pos: start,
             cache: vec![[0; W]; MAX_COLORS * n],
             dir: vec![0; MAX_COLORS * n],
             cleared: vec![0; MAX_COLORS * n],
@@ -271,8 +270,8 @@ impl<'t, const W: usize> Engine<'t, W> {
             avail: [all_pieces; MAX_COLORS],
             all_pieces,
             first_scratch: Vec::with_capacity(64),
-            start: Position::start(t),
-            opening: Position::start(t).legal_moves(t),
+            start,
+            opening: start.legal_moves(t),
         };
         e.reset();
         e

@@ -68,6 +68,21 @@ impl<const W: usize> Candidate<W> {
     }
 }
 
+impl<const W: usize> Candidate<W> {
+    /// Whether the candidate (of a piece in hand) is legal: its bottoms on the surface (so its
+    /// cubes are free and supported: they never overlap then) and a cube on a contact cell.
+    #[inline]
+    fn is_legal(&self, surface: &[u64; W], contact: &[u64; W]) -> bool {
+        let mut unsupported = 0;
+        let mut touching = 0;
+        for w in 0..W {
+            unsupported |= self.bottoms[w] & !surface[w];
+            touching |= self.mask[w] & contact[w];
+        }
+        unsupported == 0 && touching != 0
+    }
+}
+
 fn prefix<const W: usize>(b: &Bits) -> [u64; W] {
     b.0[..W].try_into().expect("W <= WORDS")
 }
@@ -281,14 +296,7 @@ fn scan<const W: usize, F: FnMut(u32) -> bool>(
             pieces &= pieces - 1;
             let (a, b) = row[piece];
             for c in &candidates[a as usize..b as usize] {
-                // A placement's cubes never overlap when its bottoms are on the surface.
-                let mut unsupported = 0;
-                let mut touching = 0;
-                for w in 0..W {
-                    unsupported |= c.bottoms[w] & !surface[w];
-                    touching |= c.mask[w] & contact[w];
-                }
-                if unsupported == 0 && touching != 0 && !f(c.id) {
+                if c.is_legal(&surface, &contact) && !f(c.id) {
                     return false;
                 }
             }
@@ -443,13 +451,7 @@ impl Drawing<'_> {
                 let (a, b) = row[piece];
                 if k < b - a {
                     let c = &candidates[(a + k) as usize];
-                    let mut unsupported = 0;
-                    let mut touching = 0;
-                    for w in 0..W {
-                        unsupported |= c.bottoms[w] & !surface[w];
-                        touching |= c.mask[w] & contact[w];
-                    }
-                    if unsupported == 0 && touching != 0 {
+                    if c.is_legal(&surface, &contact) {
                         return Drawn::Found(c.id);
                     }
                     break;
