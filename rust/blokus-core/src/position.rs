@@ -435,8 +435,14 @@ impl Position {
     fn place_corner(&mut self, t: &Tables, c: usize, masks: &Masks) {
         self.occupied |= masks.cells;
         self.cells[c] |= masks.cells;
-        for forbidden in self.forbidden.iter_mut().take(t.variant.num_colors()) {
-            *forbidden |= masks.cells;
+        // Over every slot with a condition rather than `take(n)`: a loop of unknown length is
+        // vectorised across colours into gathers and scatters, which cost more than the rest of
+        // the placement.
+        let n = t.variant.num_colors();
+        for (d, forbidden) in self.forbidden.iter_mut().enumerate() {
+            if d < n {
+                *forbidden |= masks.cells;
+            }
         }
         self.forbidden[c] |= masks.edges;
         if self.placed[c] == 0 {
