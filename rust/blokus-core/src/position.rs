@@ -435,15 +435,7 @@ impl Position {
     fn place_corner(&mut self, t: &Tables, c: usize, masks: &Masks) {
         self.occupied |= masks.cells;
         self.cells[c] |= masks.cells;
-        // Over every slot with a condition rather than `take(n)`: a loop of unknown length is
-        // vectorised across colours into gathers and scatters, which cost more than the rest of
-        // the placement.
-        let n = t.variant.num_colors();
-        for (d, forbidden) in self.forbidden.iter_mut().enumerate() {
-            if d < n {
-                *forbidden |= masks.cells;
-            }
-        }
+        self.forbid_to_all(t, &masks.cells);
         self.forbidden[c] |= masks.edges;
         if self.placed[c] == 0 {
             // Start points stop counting once the colour has a piece on the board.
@@ -451,6 +443,20 @@ impl Position {
         }
         self.attach[c] |= masks.corners;
         self.attach[c] &= !self.forbidden[c];
+    }
+
+    /// Forbids `cells` to every colour of the variant.
+    #[inline]
+    pub(crate) fn forbid_to_all(&mut self, t: &Tables, cells: &Bits) {
+        // Over every slot with a condition rather than `take(n)`: a loop of unknown length is
+        // vectorised across colours into gathers and scatters, which cost more than the rest
+        // of a placement.
+        let n = t.variant.num_colors();
+        for (d, forbidden) in self.forbidden.iter_mut().enumerate() {
+            if d < n {
+                *forbidden |= *cells;
+            }
+        }
     }
 
     /// Makes `color` the colour to move if it can move, else the first colour after it that

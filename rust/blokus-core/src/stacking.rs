@@ -507,9 +507,7 @@ pub fn place(pos: &mut Position, t: &Tables, color: usize, fp: &Footprint<'_>) {
     let (bottoms, tops) = bottoms_and_tops(t, fp, &masks.cells);
     pos.occupied |= masks.cells;
     pos.cells[color] |= masks.cells;
-    for forbidden in pos.forbidden.iter_mut().take(t.variant.num_colors()) {
-        *forbidden |= masks.cells;
-    }
+    pos.forbid_to_all(t, &masks.cells);
     pos.surface = (pos.surface & !bottoms) | tops;
     // Cells sharing a face with the piece, the "edges" of cube geometry.
     pos.attach[color] |= masks.edges;
