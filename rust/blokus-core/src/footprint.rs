@@ -18,11 +18,15 @@ pub struct Footprints {
     records: Vec<u16>,
     start: usize,
     stride: usize,
-    /// Per cell: the cells sharing an edge with it.
-    edge: Vec<Bits>,
-    /// Per cell: the cells touching it at a corner only.
-    corner: Vec<Bits>,
+    /// Per cell: the cells sharing an edge with it, then those touching it at a corner only,
+    /// side by side (the pair of lines a placement's cell reads is fetched together).
+    around: Vec<Around>,
 }
+
+/// A cell's edge and corner-only neighbours, on one 128-byte pair of lines.
+#[derive(Debug)]
+#[repr(align(128))]
+struct Around([Bits; 2]);
 
 impl Footprints {
     /// The footprints of `placements`, in id order; `edge[c]` and `corner[c]` are the edge and
@@ -48,8 +52,11 @@ impl Footprints {
             records,
             start,
             stride,
-            edge,
-            corner,
+            around: edge
+                .into_iter()
+                .zip(corner)
+                .map(|(e, c)| Around([e, c]))
+                .collect(),
         }
     }
 
@@ -72,8 +79,9 @@ impl Footprints {
         for &x in fp.cells {
             let x = usize::from(x);
             cells.insert(x);
-            edges |= self.edge[x];
-            corners |= self.corner[x];
+            let Around([edge, corner]) = &self.around[x];
+            edges |= *edge;
+            corners |= *corner;
         }
         edges &= !cells;
         corners &= !(cells | edges);
