@@ -263,16 +263,6 @@ impl Slices {
         out
     }
 
-    /// Removes the slots of `piece` from slots made by [`Slices::available`].
-    #[inline]
-    pub fn remove_piece(&self, available: &mut [Slice; 2], piece: usize) {
-        for (cl, slots) in self.piece_slots.iter().enumerate() {
-            for w in 0..SLICE_WORDS {
-                available[cl][w] &= !slots[piece][w];
-            }
-        }
-    }
-
     /// The slots of the placements through `a` that avoid `blocked` and use an available piece.
     #[inline]
     pub fn through(&self, a: usize, available: &[Slice; 2], blocked: &Bits) -> Slice {
@@ -320,52 +310,6 @@ impl Slices {
         let (lo, hi) = self.near_words[a];
         let words = &self.near[a].0[lo as usize..hi as usize];
         clear_covering(words, lo as usize, |k| &slices[k], ok, cells);
-    }
-
-    /// The cells covered by placements through `a`, other than `a`.
-    #[inline]
-    pub fn near(&self, a: usize) -> &Bits {
-        &self.near[a]
-    }
-
-    /// Whether `ok` (slots of cell `a`) holds a slot of an available piece.
-    #[inline]
-    pub fn any_available(&self, ok: &Slice, available: &[Slice; 2], a: usize) -> bool {
-        let avail = &available[self.class[a] as usize];
-        (0..SLICE_WORDS).any(|w| ok[w] & avail[w] != 0)
-    }
-
-    /// Number of slots of `ok` (slots of cell `a`) of available pieces.
-    #[inline]
-    pub fn count_available(&self, ok: &Slice, available: &[Slice; 2], a: usize) -> u32 {
-        let avail = &available[self.class[a] as usize];
-        (0..SLICE_WORDS)
-            .map(|w| (ok[w] & avail[w]).count_ones())
-            .sum()
-    }
-
-    /// The `k`-th slot of `ok` (slots of cell `a`) of available pieces.
-    #[inline]
-    pub fn nth_available(
-        &self,
-        ok: &Slice,
-        available: &[Slice; 2],
-        a: usize,
-        mut k: usize,
-    ) -> usize {
-        let avail = &available[self.class[a] as usize];
-        for w in 0..SLICE_WORDS {
-            let mut bits = ok[w] & avail[w];
-            let n = bits.count_ones() as usize;
-            if k < n {
-                for _ in 0..k {
-                    bits &= bits - 1;
-                }
-                return w * 64 + bits.trailing_zeros() as usize;
-            }
-            k -= n;
-        }
-        unreachable!("k is below the number of slots")
     }
 
     /// The class of cell `a` (0 on square boards; 0 down, 1 up on triangle boards).

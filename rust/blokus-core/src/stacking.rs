@@ -200,16 +200,6 @@ impl StackTables {
         }
     }
 
-    /// The placements of `piece` whose lowest-numbered bottom cube is `cell`.
-    pub fn based_at(&self, cell: usize, piece: usize) -> Vec<u32> {
-        let (a, b) = self.by_base_piece[cell * self.num_pieces + piece];
-        let range = a as usize..b as usize;
-        match &self.candidates {
-            Candidates::Narrow(c) => c[range].iter().map(|c| c.id).collect(),
-            Candidates::Wide(c) => c[range].iter().map(|c| c.id).collect(),
-        }
-    }
-
     /// The cell right above `cell`, if it is under the limit.
     pub fn above(&self, cell: usize) -> Option<usize> {
         (self.above[cell] != NO_CELL).then_some(self.above[cell] as usize)
