@@ -40,6 +40,23 @@ class Row:
     perft_nodes_per_second: float
 
 
+#: The header of the speed table; columns are separated by at least one space, however wide
+#: a figure grows (trigon's perft passes ten billion nodes a second).
+TABLE_HEADER = (
+    f"{'variant':<13} {'games/s 1 thr':>13} {'games/s all':>12} {'moves/s listed':>15}"
+    f" {'in playouts':>13} {'perft':>6} {'nodes/s':>15}"
+)
+
+
+def format_row(r: Row) -> str:
+    """One line of the speed table, aligned under `TABLE_HEADER`."""
+    return (
+        f"{r.variant:<13} {r.games_per_second_1:>13,.0f} {r.games_per_second_all:>12,.0f}"
+        f" {r.moves_per_second:>15,.0f} {r.enumerated_per_second:>13,.0f} {r.perft_depth:>6}"
+        f" {r.perft_nodes_per_second:>15,.0f}"
+    )
+
+
 def _timed_rate(run: Callable[[int], float], seconds: float, start: int) -> float:
     """Runs `run(n)` (which returns elapsed seconds) with n grown until it takes `seconds`."""
     n = start
@@ -158,8 +175,12 @@ def batch_env_rates(variant_id: str, games: int = BATCH_GAMES, rounds: int = 3) 
     return games / rust, games / python
 
 
-def run(variants: list[str], seconds: float, threads: int | None, rl_games: int, out: TextIO = sys.stdout,
-        progress_stream: TextIO = sys.stderr) -> None:
+def run(variants: list[str], seconds: float, threads: int | None, rl_games: int, out: TextIO | None = None,
+        progress_stream: TextIO | None = None) -> None:
+    # The streams are looked up when called, not when the module is imported, so that a
+    # redirected sys.stdout (or a test's capture) is the one written to.
+    out = out or sys.stdout
+    progress_stream = progress_stream or sys.stderr
     threads = threads or os.cpu_count() or 1
     bar = Progress(2 * len(variants) + 4, progress_stream, progress_stream.isatty())
     rows = []
@@ -173,18 +194,9 @@ def run(variants: list[str], seconds: float, threads: int | None, rl_games: int,
     comparison = blokus_rl_comparison(rl_games, bar)
     bar.close()
     print(f"uniform random games from the empty board; {threads} thread(s) for 'all cores'", file=out)
-    header = (
-        f"{'variant':<14}{'games/s 1 thr':>14}{'games/s all':>13}{'moves/s listed':>16}"
-        f"{'in playouts':>14}{'perft':>7}{'nodes/s':>14}"
-    )
-    print(header, file=out)
+    print(TABLE_HEADER, file=out)
     for r in rows:
-        print(
-            f"{r.variant:<14}{r.games_per_second_1:>14,.0f}{r.games_per_second_all:>13,.0f}"
-            f"{r.moves_per_second:>16,.0f}{r.enumerated_per_second:>14,.0f}{r.perft_depth:>7}"
-            f"{r.perft_nodes_per_second:>14,.0f}",
-            file=out,
-        )
+        print(format_row(r), file=out)
     print(f"\nbatch environment, {BATCH_GAMES} random games replayed on one thread with every observation"
           " and mask written, games/s:", file=out)
     print(f"{'variant':<14}{'Rust':>12}{'BatchEnv':>12}{'Python/Rust':>13}", file=out)
