@@ -483,18 +483,14 @@ impl<const W: usize> DirSlices<W> {
     /// the order of [`DirSlices::for_each_move`]: the same work without a call per move.
     pub fn list_into(&self, slices: &Slices, pos: &Position, color: usize, out: &mut Vec<u32>) {
         self.for_each_cell(slices, pos, color, |_, ids, ok| {
-            let start = out.len();
-            let k: u32 = ok.iter().map(|w| w.count_ones()).sum();
-            out.resize(start + k as usize, 0);
-            let mut dst = out[start..].iter_mut();
+            // Room for the cell's moves first, so that no push has to grow the list.
+            out.reserve(ok.iter().map(|w| w.count_ones() as usize).sum());
             for (w, &word) in ok.iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
                     let j = w * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    if let Some(d) = dst.next() {
-                        *d = ids.get(j);
-                    }
+                    out.push(ids.get(j));
                 }
             }
             true
