@@ -377,7 +377,9 @@ impl<const W: usize> DirSlices<W> {
 
     #[inline]
     fn available_first<const L: usize>(&self, available: u32) -> Available<W> {
-        let mut out = [[0u64; W]; MAX_LAYOUTS];
+        // Gathered in a local array of the first `L` layouts (kept in registers), then copied
+        // out: ORed in place, each piece reloaded what the last had just stored.
+        let mut first = [[0u64; W]; L];
         let mut pieces = available;
         while pieces != 0 {
             let p = pieces.trailing_zeros() as usize;
@@ -385,10 +387,12 @@ impl<const W: usize> DirSlices<W> {
             let slots = &self.piece_slots[p];
             for l in 0..L {
                 for w in 0..W {
-                    out[l][w] |= slots[l][w];
+                    first[l][w] |= slots[l][w];
                 }
             }
         }
+        let mut out = [[0u64; W]; MAX_LAYOUTS];
+        out[..L].copy_from_slice(&first);
         out
     }
 
