@@ -456,13 +456,14 @@ impl<'t, const W: usize> Engine<'t, W> {
         if self.pos.placed[c] == 0 {
             return self.pos.for_each_move(t, c, f);
         }
-        for a in self.live[c].iter() {
-            self.refresh(c, a);
-        }
-        // A placement through several live cells is listed from the first of them: the
-        // placements through cells already visited are cleared first.
+        // Each live cell is made exact, then listed. A placement through several live cells is
+        // listed from the first of them: the placements through cells already visited are
+        // cleared first.
         let mut done = Bits::EMPTY;
         for a in self.live[c].iter() {
+            if !self.refresh(c, a) {
+                continue;
+            }
             let dir = self.dir[c * n + a] as usize;
             let mut ok = self.cache[c * n + a];
             ds.clear_near(a, dir, &mut ok, &done);
