@@ -576,7 +576,7 @@ impl<const W: usize> DirSlices<W> {
 
     /// Clears from `ok` (slots of `a` in direction `dir`) the placements that cover a cell of
     /// `cells`.
-    #[inline]
+    #[inline(always)]
     pub fn clear_near(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
         let r = self.near[a * self.dirs + dir];
         let words = &self.near_bits[r.bits as usize..r.bits as usize + r.len as usize];
