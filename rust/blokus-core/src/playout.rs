@@ -176,8 +176,8 @@ pub fn list_in_games(t: &Tables, games: usize, seed: u64) -> (u64, f64) {
 }
 
 /// Enumerates the legal moves at every position of `games` uniformly random games as a
-/// playout keeps them ([`Playout::for_each_move`], which clears the caches first: that is timed
-/// too; [`list_in_games`] where the variant has no incremental tables). Returns the number of
+/// playout keeps them ([`Playout::for_each_move`], which clears each cache as it reaches it:
+/// that is timed too; [`list_in_games`] where the variant has no incremental tables). Returns the number of
 /// moves enumerated and the seconds spent enumerating (timed per position, so the clock's own
 /// cost is counted against it).
 pub fn enumerate_in_playouts(t: &Tables, games: usize, seed: u64) -> (u64, f64) {
@@ -444,8 +444,9 @@ impl<'t, const W: usize> Engine<'t, W> {
         self.advance(c);
     }
 
-    /// Calls `f` with every legal placement of the colour to move, each once (from the caches,
-    /// made exact first, after the colour's first piece); stops early when `f` returns `false`.
+    /// Calls `f` with every legal placement of the colour to move, each once (after the
+    /// colour's first piece, from the caches, each made exact as it is reached); stops early
+    /// when `f` returns `false`, leaving the caches not reached as they were.
     fn for_each_move<F: FnMut(u32) -> bool>(&mut self, mut f: F) -> bool {
         let (t, s, ds) = (self.t, self.s, self.ds);
         let n = t.variant.num_cells();
