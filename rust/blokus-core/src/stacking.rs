@@ -10,8 +10,9 @@
 //! duplicate check. Height limits need no check at all: cells above a limit do not exist.
 //!
 //! The generator is bound by memory, not arithmetic: its lists hold compact copies of what it
-//! tests (bottoms and cubes, 4 words when the structure has at most 256 cells), in list order, so
-//! it reads memory in sequence instead of jumping between placements.
+//! tests (bottoms and cubes, over as few words as the structure needs: 2 up to 128 cells), in
+//! list order and one array per word, so it reads memory in sequence instead of jumping between
+//! placements, and a run of candidates is tested without branches in vector registers.
 //!
 //! ```
 //! use blokus_core::{stacking, tables, Board, Scoring};
@@ -50,36 +51,68 @@ pub struct Stack {
     pub on_ground: bool,
 }
 
-/// What the generator tests of a placement, over the first `W` words of the cell sets.
-#[derive(Clone, Copy, Debug)]
-struct Candidate<const W: usize> {
-    bottoms: [u64; W],
-    mask: [u64; W],
-    id: u32,
+/// What the generator tests of the placements, over the first `W` words of the cell sets, in
+/// columns (one array per word) so that testing a run of placements vectorises.
+#[derive(Debug)]
+struct Columns<const W: usize> {
+    bottoms: [Vec<u64>; W],
+    mask: [Vec<u64>; W],
+    /// `1 << piece`, to test against a colour's pieces in hand.
+    piece: Vec<u32>,
+    id: Vec<u32>,
 }
 
-impl<const W: usize> Candidate<W> {
-    fn new(id: usize, s: &Stack) -> Candidate<W> {
-        Candidate {
-            bottoms: prefix(&s.bottoms),
-            mask: prefix(&s.mask),
-            id: id as u32,
+impl<const W: usize> Columns<W> {
+    fn new(ids: &[usize], stacks: &[Stack], pieces: &[u32]) -> Columns<W> {
+        let word = |w: usize, f: &dyn Fn(&Stack) -> &Bits| -> Vec<u64> {
+            ids.iter().map(|&id| f(&stacks[id]).0[w]).collect()
+        };
+        Columns {
+            bottoms: std::array::from_fn(|w| word(w, &|s| &s.bottoms)),
+            mask: std::array::from_fn(|w| word(w, &|s| &s.mask)),
+            piece: ids.iter().map(|&id| 1 << pieces[id]).collect(),
+            id: ids.iter().map(|&id| id as u32).collect(),
         }
     }
-}
 
-impl<const W: usize> Candidate<W> {
-    /// Whether the candidate (of a piece in hand) is legal: its bottoms on the surface (so its
+    /// Whether candidate `i` (of a piece in hand) is legal: its bottoms on the surface (so its
     /// cubes are free and supported: they never overlap then) and a cube on a contact cell.
     #[inline]
-    fn is_legal(&self, surface: &[u64; W], contact: &[u64; W]) -> bool {
+    fn is_legal(&self, i: usize, surface: &[u64; W], contact: &[u64; W]) -> bool {
         let mut unsupported = 0;
         let mut touching = 0;
         for w in 0..W {
-            unsupported |= self.bottoms[w] & !surface[w];
-            touching |= self.mask[w] & contact[w];
+            unsupported |= self.bottoms[w][i] & !surface[w];
+            touching |= self.mask[w][i] & contact[w];
         }
         unsupported == 0 && touching != 0
+    }
+
+    /// Number of legal candidates in `range` whose piece is in `available`, without a branch
+    /// per candidate.
+    #[inline]
+    fn count(
+        &self,
+        range: std::ops::Range<usize>,
+        surface: &[u64; W],
+        contact: &[u64; W],
+        available: u32,
+    ) -> u32 {
+        let n = range.len();
+        let bottoms: [&[u64]; W] = std::array::from_fn(|w| &self.bottoms[w][range.clone()][..n]);
+        let mask: [&[u64]; W] = std::array::from_fn(|w| &self.mask[w][range.clone()][..n]);
+        let piece = &self.piece[range][..n];
+        let mut count = 0;
+        for i in 0..n {
+            let mut unsupported = 0;
+            let mut touching = 0;
+            for w in 0..W {
+                unsupported |= bottoms[w][i] & !surface[w];
+                touching |= mask[w][i] & contact[w];
+            }
+            count += u32::from((unsupported == 0) & (touching != 0) & (piece[i] & available != 0));
+        }
+        count
     }
 }
 
@@ -87,11 +120,25 @@ fn prefix<const W: usize>(b: &Bits) -> [u64; W] {
     b.0[..W].try_into().expect("W <= WORDS")
 }
 
-/// Candidates of every (base cell, piece), list after list; narrow when the cells fit 4 words.
+/// Candidates of every (base cell, piece), list after list, over as few words as the cells need.
 #[derive(Debug)]
 enum Candidates {
-    Narrow(Vec<Candidate<4>>),
-    Wide(Vec<Candidate<WORDS>>),
+    W2(Columns<2>),
+    W3(Columns<3>),
+    W4(Columns<4>),
+    Wide(Columns<WORDS>),
+}
+
+/// Runs `$body` with `$c` bound to the candidate columns, whatever their width.
+macro_rules! with_columns {
+    ($candidates:expr, $c:ident => $body:expr) => {
+        match $candidates {
+            Candidates::W2($c) => $body,
+            Candidates::W3($c) => $body,
+            Candidates::W4($c) => $body,
+            Candidates::Wide($c) => $body,
+        }
+    };
 }
 
 /// The tables of the stacking rule, beside the generic placement tables.
@@ -172,20 +219,13 @@ impl StackTables {
             base_list.extend(b.iter().map(|&id| id as usize));
             by_base_piece.push((start, base_list.len() as u32));
         }
-        let candidates = if n <= 4 * 64 {
-            Candidates::Narrow(
-                base_list
-                    .iter()
-                    .map(|&id| Candidate::new(id, &stacks[id]))
-                    .collect(),
-            )
-        } else {
-            Candidates::Wide(
-                base_list
-                    .iter()
-                    .map(|&id| Candidate::new(id, &stacks[id]))
-                    .collect(),
-            )
+        let pieces: Vec<u32> = placements.iter().map(|p| u32::from(p.piece)).collect();
+        let (ids, pieces) = (&base_list, &pieces);
+        let candidates = match n.div_ceil(64) {
+            0..=2 => Candidates::W2(Columns::new(ids, &stacks, pieces)),
+            3 => Candidates::W3(Columns::new(ids, &stacks, pieces)),
+            4 => Candidates::W4(Columns::new(ids, &stacks, pieces)),
+            _ => Candidates::Wide(Columns::new(ids, &stacks, pieces)),
         };
         StackTables {
             stacks,
@@ -259,16 +299,13 @@ pub fn for_each_move<F: FnMut(u32) -> bool>(
 ) -> bool {
     let st = stack_tables(t);
     let (contact, bases) = contact_and_bases(pos, st, color);
-    match &st.candidates {
-        Candidates::Narrow(c) => scan(st, c, pos, color, bases, &contact, &mut f),
-        Candidates::Wide(c) => scan(st, c, pos, color, bases, &contact, &mut f),
-    }
+    with_columns!(&st.candidates, c => scan(st, c, pos, color, bases, &contact, &mut f))
 }
 
 #[inline]
 fn scan<const W: usize, F: FnMut(u32) -> bool>(
     st: &StackTables,
-    candidates: &[Candidate<W>],
+    candidates: &Columns<W>,
     pos: &Position,
     color: usize,
     bases: Bits,
@@ -285,8 +322,8 @@ fn scan<const W: usize, F: FnMut(u32) -> bool>(
             let piece = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
             let (a, b) = row[piece];
-            for c in &candidates[a as usize..b as usize] {
-                if c.is_legal(&surface, &contact) && !f(c.id) {
+            for i in a as usize..b as usize {
+                if candidates.is_legal(i, &surface, &contact) && !f(candidates.id[i]) {
                     return false;
                 }
             }
@@ -295,23 +332,27 @@ fn scan<const W: usize, F: FnMut(u32) -> bool>(
     true
 }
 
-/// Draws before [`sample_move`] lists the moves instead.
-pub const DRAWS: usize = 128;
-/// Most bases [`sample_move`] draws among (one per column); larger structures list.
+/// Draws before [`sample_move`] counts the legal moves instead.
+pub const DRAWS: usize = 32;
+/// Most bases [`sample_move`] keeps counts for (one per column); larger structures list.
 const MAX_BASES: usize = 64;
 
-/// A uniformly random legal placement of `color`, without listing the moves when it can:
-/// each legal placement is in exactly one candidate list (its lowest-numbered bottom cube's,
-/// its piece's), so a candidate drawn uniformly from the lists of the colour's bases and pieces
-/// is, when it passes the test, uniform among the legal placements. After a few misses a scan
-/// makes sure there is a legal placement at all (`None` if not); after [`DRAWS`] misses the
-/// moves are listed and one is picked: every legal placement keeps the same chance either way.
+/// A uniformly random legal placement of `color`, `None` if it has none, without listing the
+/// moves when it can. Each legal placement is in exactly one base's run of candidates (its
+/// lowest-numbered bottom cube's), so a candidate drawn uniformly from the runs of the colour's
+/// bases is, when its piece is in hand and it passes the test, uniform among the legal
+/// placements. The runs are drawn from whole, from a base's first piece in hand to its last:
+/// a candidate of a piece gone is one more miss, cheaper than walking the pieces in hand on
+/// every draw. After [`DRAWS`] misses the legal candidates of each base are counted (a test
+/// without branches, which vectorises over the run), one is picked by number and its base's
+/// run is walked to it: every legal placement keeps the same chance either way, and a colour
+/// without a move is found out by the count.
 pub fn sample_move(pos: &Position, t: &Tables, color: usize, rng: &mut Rng) -> Option<u32> {
     sample_drawing(pos, t, color, rng, DRAWS)
 }
 
-/// [`sample_move`] with up to `draws` draws before listing (any number gives the same
-/// distribution; fewer draws list more often).
+/// [`sample_move`] with up to `draws` draws before counting (any number gives the same
+/// distribution; with none it always counts).
 pub fn sample_drawing(
     pos: &Position,
     t: &Tables,
@@ -319,147 +360,162 @@ pub fn sample_drawing(
     rng: &mut Rng,
     draws: usize,
 ) -> Option<u32> {
-    let st = stack_tables(t);
-    let (contact, bases) = contact_and_bases(pos, st, color);
-    let mut counts = [(0u16, 0u32); MAX_BASES];
-    let mut used = 0;
-    let mut total = 0u64;
     let available = pos.available[color];
-    // A base's candidates are one run, piece after piece: count those of the available pieces
-    // or take those of the others from the run, whichever visits fewer pieces.
-    let gone = ((1u64 << st.num_pieces) - 1) as u32 & !available;
-    let by_gone = gone.count_ones() < available.count_ones();
-    for base in bases.iter() {
-        let row = &st.by_base_piece[base * st.num_pieces..(base + 1) * st.num_pieces];
-        let mut pieces = if by_gone { gone } else { available };
-        let mut k = 0;
-        while pieces != 0 {
-            let piece = pieces.trailing_zeros() as usize;
-            pieces &= pieces - 1;
-            k += row[piece].1 - row[piece].0;
-        }
-        if by_gone {
-            k = row[st.num_pieces - 1].1 - row[0].0 - k;
-        }
-        if k > 0 {
-            let Some(slot) = counts.get_mut(used) else {
-                return pick_listed(pos, t, color, rng);
-            };
-            *slot = (base as u16, k);
-            used += 1;
-            total += u64::from(k);
-        }
-    }
-    if total == 0 {
+    if available == 0 {
         return None;
     }
+    let st = stack_tables(t);
+    let (contact, bases) = contact_and_bases(pos, st, color);
     let drawing = Drawing {
         st,
         pos,
         color,
         bases,
         contact: &contact,
-        counts: &counts[..used],
-        total,
         available,
+        first: available.trailing_zeros() as usize,
+        last: 31 - available.leading_zeros() as usize,
     };
-    let drawn = match &st.candidates {
-        Candidates::Narrow(c) => drawing.draw(c, rng, draws),
-        Candidates::Wide(c) => drawing.draw(c, rng, draws),
-    };
-    match drawn {
+    with_columns!(&st.candidates, c => match drawing.draw(c, rng, draws) {
         Drawn::Found(id) => Some(id),
         Drawn::NoMove => None,
-        Drawn::Missed => pick_listed(pos, t, color, rng),
-    }
+        Drawn::Missed => drawing.pick_counted(c, rng),
+    })
 }
-
-/// Misses after which [`sample_move`] first makes sure the colour has a legal placement at
-/// all (a scan that stops at the first one), so that a colour without a move is found out
-/// without the [`DRAWS`] draws and the listing.
-const DRAWS_BEFORE_SCAN: usize = 8;
 
 /// What the draws of [`sample_move`] found.
 enum Drawn {
     Found(u32),
-    /// The colour has no legal placement.
+    /// The colour has no candidate at all.
     NoMove,
     /// No draw was legal.
     Missed,
 }
 
-/// What [`sample_move`] draws from: the candidate lists of `counts` (base, number of
-/// candidates of the `available` pieces there; `total` in all).
+/// What [`sample_move`] draws from: the candidates of `bases` of the `available` pieces.
 struct Drawing<'a> {
     st: &'a StackTables,
     pos: &'a Position,
     color: usize,
     bases: Bits,
     contact: &'a Bits,
-    counts: &'a [(u16, u32)],
-    total: u64,
     available: u32,
+    /// The lowest and highest numbered pieces in hand.
+    first: usize,
+    last: usize,
 }
 
 impl Drawing<'_> {
+    /// The candidates of `base` from its first piece in hand to its last, with those of the
+    /// pieces gone in between.
+    #[inline]
+    fn run(&self, base: usize) -> std::ops::Range<usize> {
+        let row = &self.st.by_base_piece[base * self.st.num_pieces..];
+        row[self.first].0 as usize..row[self.last].1 as usize
+    }
+
     /// Up to `draws` candidates drawn uniformly; the first legal one.
-    fn draw<const W: usize>(
-        &self,
-        candidates: &[Candidate<W>],
-        rng: &mut Rng,
-        draws: usize,
-    ) -> Drawn {
-        let st = self.st;
+    fn draw<const W: usize>(&self, candidates: &Columns<W>, rng: &mut Rng, draws: usize) -> Drawn {
+        // Where each run starts, and the number of candidates up to its end.
+        let mut starts = [0u32; MAX_BASES];
+        let mut ends = [0u32; MAX_BASES];
+        let mut used = 0;
+        let mut total = 0u32;
+        for base in self.bases.iter() {
+            let run = self.run(base);
+            if !run.is_empty() {
+                if used == MAX_BASES {
+                    return Drawn::Missed;
+                }
+                total += run.len() as u32;
+                starts[used] = run.start as u32;
+                ends[used] = total;
+                used += 1;
+            }
+        }
+        if total == 0 {
+            return Drawn::NoMove;
+        }
         let surface: [u64; W] = prefix(&self.pos.surface);
         let contact: [u64; W] = prefix(self.contact);
-        for i in 0..draws {
-            if i == DRAWS_BEFORE_SCAN {
-                let (pos, color, bases) = (self.pos, self.color, self.bases);
-                if scan(st, candidates, pos, color, bases, self.contact, &mut |_| {
-                    false
-                }) {
-                    return Drawn::NoMove;
-                }
-            }
-            let mut k = rng.below(self.total) as u32;
-            let &(base, _) = self
-                .counts
-                .iter()
-                .find(|&&(_, n)| {
-                    let here = k < n;
-                    if !here {
-                        k -= n;
-                    }
-                    here
-                })
-                .expect("k is below the total");
-            let row = &st.by_base_piece[base as usize * st.num_pieces..];
-            let mut pieces = self.available;
-            while pieces != 0 {
-                let piece = pieces.trailing_zeros() as usize;
-                pieces &= pieces - 1;
-                let (a, b) = row[piece];
-                if k < b - a {
-                    let c = &candidates[(a + k) as usize];
-                    if c.is_legal(&surface, &contact) {
-                        return Drawn::Found(c.id);
-                    }
-                    break;
-                }
-                k -= b - a;
+        let ends = &ends[..used];
+        for _ in 0..draws {
+            let k = rng.below(u64::from(total)) as u32;
+            // The run it falls in, counted without a branch.
+            let j = ends.iter().map(|&e| usize::from(e <= k)).sum::<usize>();
+            let before = if j == 0 { 0 } else { ends[j - 1] };
+            let i = (starts[j] + k - before) as usize;
+            if candidates.piece[i] & self.available != 0
+                && candidates.is_legal(i, &surface, &contact)
+            {
+                return Drawn::Found(candidates.id[i]);
             }
         }
         Drawn::Missed
     }
+
+    /// A uniformly random legal candidate, from the number of legal ones of each base.
+    fn pick_counted<const W: usize>(&self, candidates: &Columns<W>, rng: &mut Rng) -> Option<u32> {
+        let available = self.available;
+        let surface: [u64; W] = prefix(&self.pos.surface);
+        let contact: [u64; W] = prefix(self.contact);
+        let mut counts = [(0u16, 0u32); MAX_BASES];
+        let mut used = 0;
+        let mut total = 0;
+        for base in self.bases.iter() {
+            let k = candidates.count(self.run(base), &surface, &contact, available);
+            if k > 0 {
+                let Some(slot) = counts.get_mut(used) else {
+                    let (pos, color, bases) = (self.pos, self.color, self.bases);
+                    return pick_listed(pos, self.st, color, self.contact, bases, rng);
+                };
+                *slot = (base as u16, k);
+                used += 1;
+                total += k;
+            }
+        }
+        if total == 0 {
+            return None;
+        }
+        let (base, k) = nth_in(&counts[..used], rng.below(u64::from(total)) as u32);
+        let i = self
+            .run(usize::from(base))
+            .filter(|&i| {
+                candidates.piece[i] & available != 0 && candidates.is_legal(i, &surface, &contact)
+            })
+            .nth(k as usize)
+            .expect("the count of the base");
+        Some(candidates.id[i])
+    }
+}
+
+/// The base of `counts` (base, number of candidates there) that candidate `k` of them all
+/// falls in, and its number there.
+#[inline]
+fn nth_in(counts: &[(u16, u32)], mut k: u32) -> (u16, u32) {
+    for &(base, n) in counts {
+        if k < n {
+            return (base, k);
+        }
+        k -= n;
+    }
+    unreachable!("k is below the total")
 }
 
 /// A uniformly random legal placement of `color` from the full list.
-fn pick_listed(pos: &Position, t: &Tables, color: usize, rng: &mut Rng) -> Option<u32> {
+fn pick_listed(
+    pos: &Position,
+    st: &StackTables,
+    color: usize,
+    contact: &Bits,
+    bases: Bits,
+    rng: &mut Rng,
+) -> Option<u32> {
     let mut legal = Vec::new();
-    for_each_move(pos, t, color, |id| {
+    with_columns!(&st.candidates, c => scan(st, c, pos, color, bases, contact, &mut |id| {
         legal.push(id);
         true
-    });
+    }));
     (!legal.is_empty()).then(|| legal[rng.below(legal.len() as u64) as usize])
 }
 
