@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::bits::Bits;
+use crate::bits::{nth_one, Bits};
 use crate::directed::{Available, DirSlice, DirSlices};
 use crate::footprint::Footprint;
 use crate::position::{Position, NO_COLOR};
@@ -624,11 +624,7 @@ fn nth_slot<const W: usize>(slots: &DirSlice<W>, mut k: usize) -> usize {
     for (w, &word) in slots.iter().enumerate() {
         let n = word.count_ones() as usize;
         if k < n {
-            let mut bits = word;
-            for _ in 0..k {
-                bits &= bits - 1;
-            }
-            return w * 64 + bits.trailing_zeros() as usize;
+            return w * 64 + nth_one(word, k as u32) as usize;
         }
         k -= n;
     }

@@ -1,6 +1,6 @@
 //! The position: per-colour bitsets, the rules of placement, and move generation.
 
-use crate::bits::Bits;
+use crate::bits::{nth_one, Bits};
 use crate::footprint::{Footprint, Masks};
 use crate::rng::Rng;
 use crate::slices::Slice;
@@ -227,11 +227,7 @@ impl Position {
             for (w, &word) in ok.iter().enumerate() {
                 let n = u64::from(word.count_ones());
                 if k < n {
-                    let mut bits = word;
-                    for _ in 0..k {
-                        bits &= bits - 1;
-                    }
-                    let slot = w * 64 + bits.trailing_zeros() as usize;
+                    let slot = w * 64 + nth_one(word, k as u32) as usize;
                     return Some(match directed {
                         Some(directed) => {
                             with_directed!(directed, ds => ds.slot_id(slices, self, color, cell, slot))
