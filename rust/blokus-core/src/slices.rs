@@ -235,7 +235,9 @@ impl Slices {
         let at = self.class[a] as usize * self.stride + slot;
         let (piece, len) = (sc.piece[at] as usize, sc.len[at] as usize);
         let base = sc.grid_of[a] as usize;
-        let offsets = &sc.offsets[at * MAX_PIECE_CELLS..at * MAX_PIECE_CELLS + len];
+        // All MAX_PIECE_CELLS offsets (those past `len` are 0, the cell itself): a loop of fixed
+        // length has no exit to mispredict.
+        let offsets = &sc.offsets[at * MAX_PIECE_CELLS..(at + 1) * MAX_PIECE_CELLS];
         for (o, &d) in out.iter_mut().zip(offsets) {
             *o = sc.cell_at[base.wrapping_add_signed(d as isize)];
         }
