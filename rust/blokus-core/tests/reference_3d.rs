@@ -288,6 +288,7 @@ fn check(t: Arc<Tables>, limits: HashMap<(i32, i32), i32>, games: usize, seed: u
         .map(|id| blokus_core::notation::move_text(&t, id))
         .collect();
     let mut rng = Rng::new(seed);
+    let mut draw = Rng::new(seed + 1);
     for game in 0..games {
         let mut r = Reference::new(limits.clone(), v.num_colors(), skip);
         let mut b = Board::new(Arc::clone(&t));
@@ -299,6 +300,16 @@ fn check(t: Arc<Tables>, limits: HashMap<(i32, i32), i32>, games: usize, seed: u
                 b.legal_moves().iter().map(|&id| b.move_text(id)).collect();
             assert_eq!(ours, legal, "{at}");
             assert_eq!(b.count_moves(), legal.len(), "{at}");
+            // The sampler (draws, then a count of the legal candidates) gives a legal move
+            // exactly when there is one, with the candidate lists as wide as the structure.
+            for draws in [0, blokus_core::stacking::DRAWS] {
+                let (pos, c) = (b.position(), color);
+                let drawn = blokus_core::stacking::sample_drawing(pos, &t, c, &mut draw, draws);
+                assert_eq!(drawn.is_some(), !legal.is_empty(), "{at}");
+                if let Some(m) = drawn {
+                    assert!(legal.contains(&b.move_text(m)), "{at}: drew {m}");
+                }
+            }
             for (id, text) in texts.iter().enumerate() {
                 let allowed = b.why_illegal(id as u32).unwrap().is_none();
                 assert_eq!(allowed, legal.contains(text), "{at}: {text}");
@@ -354,7 +365,8 @@ fn the_generator_agrees_with_the_reference_on_user_structures_and_the_skip_optio
         (pic(&["8888"; 4]), "skip", 4),
         (pic(&["3331", ".3.."]), "skip", 2),
         (pic(&["22222", "2...2", "22222"]), "skip", 2),
-        // 288 cells: more than the generator's narrow 256-cell lists hold.
+        // 216 cells (candidate lists of four words), and 288: more than 256 cells.
+        (pic(&["666666"; 6]), "skip", 4),
         (pic(&["888888"; 6]), "out", 4),
     ] {
         let names = ["Blue", "Yellow", "Red", "Green"];
