@@ -88,8 +88,27 @@ impl<const W: usize> Columns<W> {
         unsupported == 0 && touching != 0
     }
 
-    /// Number of legal candidates in `range` whose piece is in `available`, without a branch
-    /// per candidate.
+    /// The legal candidates of `range` (at most 64) whose piece is in `available`, bit `j` for
+    /// candidate `range.start + j`: a test without a branch per candidate, which vectorises.
+    #[inline]
+    fn legal_bits(
+        &self,
+        range: std::ops::Range<usize>,
+        surface: &[u64; W],
+        contact: &[u64; W],
+        available: u32,
+    ) -> u64 {
+        debug_assert!(range.len() <= 64);
+        let run = self.run(range);
+        let mut bits = 0;
+        for i in 0..run.len() {
+            bits |= u64::from(run.is_legal(i, surface, contact, available)) << i;
+        }
+        bits
+    }
+
+    /// Number of legal candidates in `range` whose piece is in `available`: the test of
+    /// [`Columns::legal_bits`], summed rather than packed into bits (which costs more).
     #[inline]
     fn count(
         &self,
@@ -98,21 +117,76 @@ impl<const W: usize> Columns<W> {
         contact: &[u64; W],
         available: u32,
     ) -> u32 {
-        let n = range.len();
-        let bottoms: [&[u64]; W] = std::array::from_fn(|w| &self.bottoms[w][range.clone()][..n]);
-        let mask: [&[u64]; W] = std::array::from_fn(|w| &self.mask[w][range.clone()][..n]);
-        let piece = &self.piece[range][..n];
+        let run = self.run(range);
         let mut count = 0;
-        for i in 0..n {
-            let mut unsupported = 0;
-            let mut touching = 0;
-            for w in 0..W {
-                unsupported |= bottoms[w][i] & !surface[w];
-                touching |= mask[w][i] & contact[w];
-            }
-            count += u32::from((unsupported == 0) & (touching != 0) & (piece[i] & available != 0));
+        for i in 0..run.len() {
+            count += u32::from(run.is_legal(i, surface, contact, available));
         }
         count
+    }
+
+    /// The candidates of `range`, as slices of one length (so that their indexing needs no
+    /// checks in the loops).
+    #[inline]
+    fn run(&self, range: std::ops::Range<usize>) -> Run<'_, W> {
+        let n = range.len();
+        Run {
+            bottoms: std::array::from_fn(|w| &self.bottoms[w][range.clone()][..n]),
+            mask: std::array::from_fn(|w| &self.mask[w][range.clone()][..n]),
+            piece: &self.piece[range][..n],
+        }
+    }
+
+    /// Calls `f` with each legal candidate of `range` whose piece is in `available` (by index,
+    /// in order); stops when `f` returns `false`, and then returns `false`.
+    #[inline]
+    fn for_each_legal(
+        &self,
+        range: std::ops::Range<usize>,
+        surface: &[u64; W],
+        contact: &[u64; W],
+        available: u32,
+        mut f: impl FnMut(usize) -> bool,
+    ) -> bool {
+        let mut at = range.start;
+        while at < range.end {
+            let end = range.end.min(at + 64);
+            let mut bits = self.legal_bits(at..end, surface, contact, available);
+            while bits != 0 {
+                if !f(at + bits.trailing_zeros() as usize) {
+                    return false;
+                }
+                bits &= bits - 1;
+            }
+            at = end;
+        }
+        true
+    }
+}
+
+/// A run of [`Columns`].
+struct Run<'a, const W: usize> {
+    bottoms: [&'a [u64]; W],
+    mask: [&'a [u64]; W],
+    piece: &'a [u32],
+}
+
+impl<const W: usize> Run<'_, W> {
+    fn len(&self) -> usize {
+        self.piece.len()
+    }
+
+    /// Whether candidate `i` of the run is legal and of a piece in `available`, computed
+    /// without a branch.
+    #[inline(always)]
+    fn is_legal(&self, i: usize, surface: &[u64; W], contact: &[u64; W], available: u32) -> bool {
+        let mut unsupported = 0;
+        let mut touching = 0;
+        for w in 0..W {
+            unsupported |= self.bottoms[w][i] & !surface[w];
+            touching |= self.mask[w][i] & contact[w];
+        }
+        (unsupported == 0) & (touching != 0) & (self.piece[i] & available != 0)
     }
 }
 
@@ -240,6 +314,18 @@ impl StackTables {
         }
     }
 
+    /// The candidates of `base` from its first piece in `available` (not empty) to its last,
+    /// with those of the pieces gone in between (to be tested against `available`).
+    #[inline]
+    fn run(&self, base: usize, available: u32) -> std::ops::Range<usize> {
+        let (first, last) = (
+            available.trailing_zeros() as usize,
+            31 - available.leading_zeros() as usize,
+        );
+        let row = &self.by_base_piece[base * self.num_pieces..];
+        row[first].0 as usize..row[last].1 as usize
+    }
+
     /// The cell right above `cell`, if it is under the limit.
     pub fn above(&self, cell: usize) -> Option<usize> {
         (self.above[cell] != NO_CELL).then_some(self.above[cell] as usize)
@@ -315,18 +401,13 @@ fn scan<const W: usize, F: FnMut(u32) -> bool>(
     let surface: [u64; W] = prefix(&pos.surface);
     let contact: [u64; W] = prefix(contact);
     let available = pos.available[color];
+    if available == 0 {
+        return true;
+    }
     for base in bases.iter() {
-        let row = &st.by_base_piece[base * st.num_pieces..(base + 1) * st.num_pieces];
-        let mut pieces = available;
-        while pieces != 0 {
-            let piece = pieces.trailing_zeros() as usize;
-            pieces &= pieces - 1;
-            let (a, b) = row[piece];
-            for i in a as usize..b as usize {
-                if candidates.is_legal(i, &surface, &contact) && !f(candidates.id[i]) {
-                    return false;
-                }
-            }
+        let run = st.run(base, available);
+        if !candidates.for_each_legal(run, &surface, &contact, available, |i| f(candidates.id[i])) {
+            return false;
         }
     }
     true
@@ -373,8 +454,6 @@ pub fn sample_drawing(
         bases,
         contact: &contact,
         available,
-        first: available.trailing_zeros() as usize,
-        last: 31 - available.leading_zeros() as usize,
     };
     with_columns!(&st.candidates, c => match drawing.draw(c, rng, draws) {
         Drawn::Found(id) => Some(id),
@@ -400,18 +479,12 @@ struct Drawing<'a> {
     bases: Bits,
     contact: &'a Bits,
     available: u32,
-    /// The lowest and highest numbered pieces in hand.
-    first: usize,
-    last: usize,
 }
 
 impl Drawing<'_> {
-    /// The candidates of `base` from its first piece in hand to its last, with those of the
-    /// pieces gone in between.
     #[inline]
     fn run(&self, base: usize) -> std::ops::Range<usize> {
-        let row = &self.st.by_base_piece[base * self.st.num_pieces..];
-        row[self.first].0 as usize..row[self.last].1 as usize
+        self.st.run(base, self.available)
     }
 
     /// Up to `draws` candidates drawn uniformly; the first legal one.
@@ -478,13 +551,21 @@ impl Drawing<'_> {
             return None;
         }
         let (base, k) = nth_in(&counts[..used], rng.below(u64::from(total)) as u32);
-        let i = self
-            .run(usize::from(base))
-            .filter(|&i| {
-                candidates.piece[i] & available != 0 && candidates.is_legal(i, &surface, &contact)
-            })
-            .nth(k as usize)
-            .expect("the count of the base");
+        let (mut k, mut drawn) = (k, None);
+        candidates.for_each_legal(
+            self.run(usize::from(base)),
+            &surface,
+            &contact,
+            available,
+            |i| {
+                if k == 0 {
+                    drawn = Some(i);
+                }
+                k = k.wrapping_sub(1);
+                drawn.is_none()
+            },
+        );
+        let i = drawn.expect("the count of the base");
         Some(candidates.id[i])
     }
 }
