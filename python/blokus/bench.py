@@ -139,8 +139,10 @@ def blokus_rl_comparison(games: int, progress: Progress) -> list[tuple[str, floa
             b.push(int(ids[pyrng.randrange(len(ids))]))
     rows.append(("blokus: Board loop over legal_moves.ids()", games / (time.perf_counter() - t0)))
     progress.step("blokus Board loops")
-    r = selfplay("classic", games=max(games * 50, 1000), seed=4, threads=1)
-    rows.append(("blokus: selfplay batch, 1 thread", r.games_per_second))
+    # Grown to half a second of play, like the table above: a thousand games (20 ms) let a
+    # hiccup of the machine move the figure by a quarter.
+    rate = _timed_rate(lambda n: selfplay("classic", games=n, seed=4, threads=1).seconds, 0.5, 1000)
+    rows.append(("blokus: selfplay batch, 1 thread", rate))
     progress.step("blokus selfplay")
     return rows
 
