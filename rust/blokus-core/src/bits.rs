@@ -173,6 +173,20 @@ pub fn nth_one(word: u64, k: u32) -> u32 {
     at
 }
 
+/// The position of the `k`-th lowest set bit of the words taken as one bitset (word `w` holds
+/// bits `64 * w..64 * w + 64`), which has more than `k` set bits.
+#[inline]
+pub fn nth_one_in(words: &[u64], mut k: usize) -> usize {
+    for (w, &word) in words.iter().enumerate() {
+        let n = word.count_ones() as usize;
+        if k < n {
+            return w * 64 + nth_one(word, k as u32) as usize;
+        }
+        k -= n;
+    }
+    unreachable!("k is below the number of set bits")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,5 +221,9 @@ mod tests {
                 assert_eq!(nth_one(word, k as u32), at, "{word:#x} k {k}");
             }
         }
+        let words = [0x8000_0000_0000_0001, 0, 0b110];
+        let ones: Vec<usize> = (0..3).map(|k| nth_one_in(&words, k)).collect();
+        assert_eq!(ones, [0, 63, 129]);
+        assert_eq!(nth_one_in(&words, 3), 130);
     }
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::bits::{nth_one, Bits};
+use crate::bits::{nth_one_in, Bits};
 use crate::directed::{Available, DirSlice, DirSlices};
 use crate::footprint::Footprint;
 use crate::position::{Position, NO_COLOR};
@@ -177,9 +177,9 @@ pub fn list_in_games(t: &Tables, games: usize, seed: u64) -> (u64, f64) {
 
 /// Enumerates the legal moves at every position of `games` uniformly random games as a
 /// playout keeps them ([`Playout::for_each_move`], which clears each cache as it reaches it:
-/// that is timed too; [`list_in_games`] where the variant has no incremental tables). Returns the number of
-/// moves enumerated and the seconds spent enumerating (timed per position, so the clock's own
-/// cost is counted against it).
+/// that is timed too; [`list_in_games`] where the variant has no incremental tables). Returns
+/// the number of moves enumerated and the seconds spent enumerating (timed per position, so the
+/// clock's own cost is counted against it).
 pub fn enumerate_in_playouts(t: &Tables, games: usize, seed: u64) -> (u64, f64) {
     let mut moves = 0u64;
     let mut seconds = 0.0;
@@ -557,7 +557,7 @@ impl<'t, const W: usize> Engine<'t, W> {
                 k -= u64::from(count);
             }
             let (i, a, k) = pick.expect("k is below the total");
-            let j = nth_slot(&self.cache[c * n + a], k);
+            let j = nth_one_in(&self.cache[c * n + a], k);
             let slot = ds.full_slot(s, a, self.dir[c * n + a] as usize, j);
             // The cells come from the slot's shape on a padded grid (a few KB) rather than the
             // placement's record, which a random draw would read cold (duo 1.03x, classic
@@ -616,19 +616,6 @@ enum Pick {
 #[inline]
 fn slots_in<const W: usize>(slots: &DirSlice<W>) -> u32 {
     slots.iter().map(|w| w.count_ones()).sum()
-}
-
-/// The `k`-th set bit of `slots`.
-#[inline]
-fn nth_slot<const W: usize>(slots: &DirSlice<W>, mut k: usize) -> usize {
-    for (w, &word) in slots.iter().enumerate() {
-        let n = word.count_ones() as usize;
-        if k < n {
-            return w * 64 + nth_one(word, k as u32) as usize;
-        }
-        k -= n;
-    }
-    unreachable!("k is below the number of slots")
 }
 
 /// An incremental playout ([`Engine`]) with slices as wide as the variant's pieces need.

@@ -1,6 +1,6 @@
 //! The position: per-colour bitsets, the rules of placement, and move generation.
 
-use crate::bits::{nth_one, Bits};
+use crate::bits::{nth_one_in, Bits};
 use crate::footprint::{Footprint, Masks};
 use crate::rng::Rng;
 use crate::slices::Slice;
@@ -224,19 +224,17 @@ impl Position {
         let mut k = rng.below(total);
         for (cell, ok) in scratch.iter() {
             let cell = *cell as usize;
-            for (w, &word) in ok.iter().enumerate() {
-                let n = u64::from(word.count_ones());
-                if k < n {
-                    let slot = w * 64 + nth_one(word, k as u32) as usize;
-                    return Some(match directed {
-                        Some(directed) => {
-                            with_directed!(directed, ds => ds.slot_id(slices, self, color, cell, slot))
-                        }
-                        None => slices.id(cell, slot),
-                    });
-                }
-                k -= n;
+            let n: u64 = ok.iter().map(|w| u64::from(w.count_ones())).sum();
+            if k < n {
+                let slot = nth_one_in(ok, k as usize);
+                return Some(match directed {
+                    Some(directed) => {
+                        with_directed!(directed, ds => ds.slot_id(slices, self, color, cell, slot))
+                    }
+                    None => slices.id(cell, slot),
+                });
             }
+            k -= n;
         }
         None
     }

@@ -27,7 +27,7 @@
 //! assert_eq!(board.result_line(), "-9 -8 -11 -11");
 //! ```
 
-use crate::bits::{Bits, WORDS};
+use crate::bits::{nth_one, Bits, WORDS};
 use crate::footprint::Footprint;
 use crate::position::{Illegal, Position};
 use crate::rng::Rng;
@@ -75,17 +75,10 @@ impl<const W: usize> Columns<W> {
         }
     }
 
-    /// Whether candidate `i` (of a piece in hand) is legal: its bottoms on the surface (so its
-    /// cubes are free and supported: they never overlap then) and a cube on a contact cell.
+    /// Whether candidate `i` is legal and of a piece in `available`.
     #[inline]
-    fn is_legal(&self, i: usize, surface: &[u64; W], contact: &[u64; W]) -> bool {
-        let mut unsupported = 0;
-        let mut touching = 0;
-        for w in 0..W {
-            unsupported |= self.bottoms[w][i] & !surface[w];
-            touching |= self.mask[w][i] & contact[w];
-        }
-        unsupported == 0 && touching != 0
+    fn is_legal(&self, i: usize, surface: &[u64; W], contact: &[u64; W], available: u32) -> bool {
+        self.run(i..i + 1).is_legal(0, surface, contact, available)
     }
 
     /// The legal candidates of `range` (at most 64) whose piece is in `available`, bit `j` for
@@ -137,6 +130,31 @@ impl<const W: usize> Columns<W> {
         }
     }
 
+    /// The `k`-th legal candidate of `range` whose piece is in `available` (there are more
+    /// than `k`).
+    #[inline]
+    fn nth_legal(
+        &self,
+        range: std::ops::Range<usize>,
+        mut k: u32,
+        surface: &[u64; W],
+        contact: &[u64; W],
+        available: u32,
+    ) -> usize {
+        let mut at = range.start;
+        while at < range.end {
+            let end = range.end.min(at + 64);
+            let bits = self.legal_bits(at..end, surface, contact, available);
+            let n = bits.count_ones();
+            if k < n {
+                return at + nth_one(bits, k) as usize;
+            }
+            k -= n;
+            at = end;
+        }
+        unreachable!("k is below the number of legal candidates")
+    }
+
     /// Calls `f` with each legal candidate of `range` whose piece is in `available` (by index,
     /// in order); stops when `f` returns `false`, and then returns `false`.
     #[inline]
@@ -177,7 +195,8 @@ impl<const W: usize> Run<'_, W> {
     }
 
     /// Whether candidate `i` of the run is legal and of a piece in `available`, computed
-    /// without a branch.
+    /// without a branch: its bottoms on the surface (so its cubes are free and supported: they
+    /// never overlap then) and a cube on a contact cell.
     #[inline(always)]
     fn is_legal(&self, i: usize, surface: &[u64; W], contact: &[u64; W], available: u32) -> bool {
         let mut unsupported = 0;
@@ -518,9 +537,7 @@ impl Drawing<'_> {
             let j = ends.iter().map(|&e| usize::from(e <= k)).sum::<usize>();
             let before = if j == 0 { 0 } else { ends[j - 1] };
             let i = (starts[j] + k - before) as usize;
-            if candidates.piece[i] & self.available != 0
-                && candidates.is_legal(i, &surface, &contact)
-            {
+            if candidates.is_legal(i, &surface, &contact, self.available) {
                 return Drawn::Found(candidates.id[i]);
             }
         }
@@ -551,21 +568,13 @@ impl Drawing<'_> {
             return None;
         }
         let (base, k) = nth_in(&counts[..used], rng.below(u64::from(total)) as u32);
-        let (mut k, mut drawn) = (k, None);
-        candidates.for_each_legal(
+        let i = candidates.nth_legal(
             self.run(usize::from(base)),
+            k,
             &surface,
             &contact,
             available,
-            |i| {
-                if k == 0 {
-                    drawn = Some(i);
-                }
-                k = k.wrapping_sub(1);
-                drawn.is_none()
-            },
         );
-        let i = drawn.expect("the count of the base");
         Some(candidates.id[i])
     }
 }
