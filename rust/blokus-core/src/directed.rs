@@ -9,6 +9,10 @@
 //! Any one direction toward a cell of the colour gives an exact set: the legal placements
 //! through `a` avoid the neighbourhood of every such cell, so the direction is chosen once, when
 //! the cell becomes an attach cell.
+//!
+//! The placements covering blocked cells are cleared from a slice by a [`Window`] where the
+//! board's numbering allows (the rectangles), otherwise by a step per blocked cell near the
+//! attach cell, from per-cell lists.
 
 use std::collections::HashMap;
 
@@ -18,6 +22,7 @@ use crate::position::Position;
 use crate::slices::{clear_covering, Slice, Slices, SLICE_WORDS};
 use crate::table::Placement;
 use crate::variant::Variant;
+use crate::window::{Diagonals, Window};
 
 /// The most (class, direction) layouts of a geometry: 2 classes of 9 directions on triangles.
 pub const MAX_LAYOUTS: usize = 18;
@@ -74,6 +79,11 @@ pub struct DirSlices<const W: usize> {
     near_index: Vec<u16>,
     /// The distinct slices: the slots whose placement covers a given near cell.
     slice_table: Vec<DirSlice<W>>,
+    /// The near cells of every layout gathered into one word, where the board's numbering
+    /// allows.
+    window: Option<Window<W>>,
+    /// The corner neighbours at fixed distances in cell index, where the numbering allows.
+    diagonals: Option<Diagonals>,
 }
 
 /// Where one (cell, direction)'s near set and its slices are.
@@ -98,6 +108,15 @@ const MAX_CORNERS: usize = 12;
 pub struct CornerDirs {
     len: u8,
     list: [(u16, u8); MAX_CORNERS],
+}
+
+impl CornerDirs {
+    /// The neighbours and the direction of each.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.list[..self.len as usize]
+            .iter()
+            .map(|&(x, dir)| (usize::from(x), usize::from(dir)))
+    }
 }
 
 /// The slots of every direction of every cell class: per (class, direction), the slots of
@@ -313,6 +332,22 @@ impl<const W: usize> DirSlices<W> {
             slice_table.len() <= usize::from(u16::MAX),
             "slices fit 16-bit indices"
         );
+        let fitting = |a: usize, dir: usize| {
+            let kept = &layout.kept[slices.class(a) * dirs + dir];
+            let slots = kept.iter().map(|&slot| usize::from(slot)).enumerate();
+            slots
+                .filter(|&(_, slot)| slices.fits(a, slot))
+                .map(|(j, slot)| (j, placements[slices.id(a, slot) as usize].cells()))
+                .collect()
+        };
+        let window = Window::new(
+            variant,
+            &layout.corner_dirs,
+            num_layouts,
+            |a, dir| slices.class(a) * dirs + dir,
+            fitting,
+        );
+        let diagonals = Diagonals::new(&layout.corner_dirs);
         let mut near_bits = Vec::new();
         let near = near
             .iter()
@@ -340,7 +375,17 @@ impl<const W: usize> DirSlices<W> {
             near_bits,
             near_index,
             slice_table,
+            window,
+            diagonals,
         }
+    }
+
+    /// Whether [`DirSlices::clear_near`] costs the same however many cells it is given (a
+    /// [`Window`]): then a cache is as well cleared against all the cells forbidden to its
+    /// colour as against those forbidden since it was last cleared.
+    #[inline]
+    pub fn has_window(&self) -> bool {
+        self.window.is_some()
     }
 
     /// Number of (class, direction) pairs: the length of an availability table.
@@ -351,6 +396,9 @@ impl<const W: usize> DirSlices<W> {
     /// The direction from `a` toward a cell of `own`, if `a` touches one at a corner.
     #[inline]
     pub fn dir_toward(&self, a: usize, own: &Bits) -> Option<usize> {
+        if let Some(diagonals) = &self.diagonals {
+            return diagonals.toward(a, own);
+        }
         let around = &self.corner_dirs[a];
         around.list[..around.len as usize]
             .iter()
@@ -578,6 +626,16 @@ impl<const W: usize> DirSlices<W> {
     /// `cells`.
     #[inline(always)]
     pub fn clear_near(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
+        match &self.window {
+            Some(window) => window.clear(a, dir, ok, cells),
+            None => self.clear_near_by_list(a, dir, ok, cells),
+        }
+    }
+
+    /// [`DirSlices::clear_near`] by the lists of near cells: a step per cell of `cells` near
+    /// `a`.
+    #[inline(always)]
+    fn clear_near_by_list(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
         let r = self.near[a * self.dirs + dir];
         let words = &self.near_bits[r.bits as usize..r.bits as usize + r.len as usize];
         let index = &self.near_index[r.slices as usize..];
@@ -602,5 +660,47 @@ impl<const W: usize> DirSlices<W> {
     #[inline]
     pub fn full_slot(&self, slices: &Slices, a: usize, dir: usize, j: usize) -> usize {
         self.full_slot[self.layout_of(slices, a, dir) * 64 * W + j] as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::table::with_directed;
+
+    /// Random sets of cells, from sparse to dense.
+    fn random_sets(n: usize, rng: &mut Rng) -> Vec<Bits> {
+        (0..40)
+            .map(|k| Bits::from_cells((0..n).filter(|_| rng.below(40) < k)))
+            .collect()
+    }
+
+    #[test]
+    fn windows_clear_what_the_near_lists_clear() {
+        let mut rng = Rng::new(7);
+        for id in ["classic", "duo", "junior"] {
+            let t = crate::tables(id).unwrap();
+            let (s, n) = (t.slices.as_ref().unwrap(), t.variant.num_cells());
+            with_directed!(t.directed.as_ref().unwrap(), ds => {
+                assert!(ds.window.is_some() && ds.diagonals.is_some(), "{id}");
+                for cells in random_sets(n, &mut rng) {
+                    for a in 0..n {
+                        for (_, dir) in ds.corner_dirs[a].iter() {
+                            let all = ds.fitting(a, dir, &ds.available((1 << t.variant.pieces.len()) - 1)[ds.layout_of(s, a, dir)]);
+                            let (mut by_window, mut by_list) = (all, all);
+                            ds.clear_near(a, dir, &mut by_window, &cells);
+                            ds.clear_near_by_list(a, dir, &mut by_list, &cells);
+                            assert_eq!(by_window, by_list, "{id} cell {a} direction {dir}");
+                        }
+                        let first = ds.corner_dirs[a]
+                            .iter()
+                            .find(|&(x, _)| cells.contains(x))
+                            .map(|(_, dir)| dir);
+                        assert_eq!(ds.dir_toward(a, &cells), first, "{id} cell {a}");
+                    }
+                }
+            });
+        }
     }
 }

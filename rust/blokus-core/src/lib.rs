@@ -28,6 +28,7 @@ pub mod stacking;
 pub mod structure;
 pub mod table;
 pub mod variant;
+pub mod window;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
