@@ -2,9 +2,10 @@
 every core; the batch environment stepped from Rust and from Python; and the same games
 through blokus-rl when it is installed.
 
-Legal moves are counted two ways along random games: listed from each position just after the
-move that led to it (what ``Board.legal_moves`` does) and enumerated from the caches an
-incremental playout keeps.
+Legal moves are counted two ways along random games: listed from each position (what
+``Board.legal_moves`` does; a game's positions are kept, then listed one after another and
+timed together, since a clock read per position would cost about a tenth of the listing) and
+enumerated from the caches an incremental playout keeps.
 
 The batch environment replays the same random games (recorded by :func:`blokus.selfplay`) in
 Rust alone and through :class:`blokus.rl.BatchEnv`, writing every observation and legal action

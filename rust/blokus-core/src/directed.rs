@@ -394,7 +394,7 @@ impl<const W: usize> DirSlices<W> {
     }
 
     /// The direction from `a` toward a cell of `own`, if `a` touches one at a corner.
-    #[inline]
+    #[inline(always)]
     pub fn dir_toward(&self, a: usize, own: &Bits) -> Option<usize> {
         if let Some(diagonals) = &self.diagonals {
             return diagonals.toward(a, own);

@@ -765,8 +765,8 @@ fn selfplay_games(
     })
 }
 
-/// Lists the legal moves at every position of `games` random games, each right after the move
-/// that led to it: `(moves, seconds)`, timing the listing only.
+/// Lists the legal moves at every position of `games` random games (each game's positions
+/// listed one after another): `(moves, seconds)`, timing the listing only.
 #[pyfunction]
 fn list_moves(py: Python<'_>, tables: &TablesCore, games: usize, seed: u64) -> (u64, f64) {
     let t = Arc::clone(&tables.t);
