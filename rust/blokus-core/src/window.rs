@@ -4,11 +4,12 @@
 //! On such a board (a rectangle numbered row by row: classic, Duo, Junior), the cells a
 //! placement through an attach cell `a` may cover lie in a few runs of a bitset, each at a fixed
 //! distance from `a`'s index whatever `a` is. Gathering those runs into one word (the
-//! *window*, 30 bits for the pentominoes of a corner-directed layout) lets the placements
-//! covering a blocked cell be cleared from a slice by a fixed sequence of vector operations
-//! instead of a step per blocked cell, whose loop ends at a branch the processor cannot
-//! predict. Bits of a window outside the board read whatever the bitset holds there: no
-//! placement that fits the board covers them, so their value never matters.
+//! *window*, 30 bits for the pentominoes of a corner-directed layout: two 64-bit reads of the
+//! bitset, masked and rotated) lets the placements covering a blocked cell be cleared from a
+//! slice by eight table lookups, one per four bits of the window, instead of a step per blocked
+//! cell, whose loop ends at a branch the processor cannot predict. Bits of a window outside the
+//! board read whatever the bitset holds there: no placement that fits the board covers them, so
+//! their value never matters.
 //!
 //! The corner neighbours are found the same way: the direction from `a` toward one of its
 //! colour's cells comes from a test of four bits at fixed distances, without a loop.
@@ -17,18 +18,25 @@ use crate::bits::Bits;
 use crate::directed::{CornerDirs, DirSlice};
 use crate::variant::Variant;
 
-/// The most runs of a window (one per row a pentomino through a cell can reach).
-const MAX_RUNS: usize = 9;
+/// The most runs of a window (one per row a pentomino through a cell can reach, in a
+/// corner-directed layout).
+const MAX_RUNS: usize = 8;
+/// The 64-bit reads of the board's bitset a window is gathered from.
+const READS: usize = 2;
 /// The most bits of a window.
 const WINDOW_BITS: usize = 32;
+/// Groups of four bits of a window, each looked up in a table of 16.
+const NIBBLES: usize = WINDOW_BITS / 4;
 
-/// One run of a layout's window: `mask` (low bits) of the board's bitset from `delta` indices
-/// past the attach cell's, put at bit `shift` of the window.
+/// Where a layout's window comes from: 64 bits of the board's bitset from `reads[r]` indices
+/// past the attach cell's, and in them its runs: run `k` is the bits `mask[r][k]` of read `r`
+/// (zero for the other reads), rotated right by `rotate[k]` into their place in the window. The
+/// runs are kept one array per field so that each is one vector.
 #[derive(Clone, Copy, Debug, Default)]
-struct Run {
-    delta: i32,
-    mask: u64,
-    shift: u32,
+struct Gather {
+    reads: [i32; READS],
+    mask: [[u64; MAX_RUNS]; READS],
+    rotate: [u64; MAX_RUNS],
 }
 
 /// The windows of the layouts of a [`DirSlices`](crate::directed::DirSlices) with `W`-word
@@ -39,11 +47,11 @@ pub struct Window<const W: usize> {
     dirs: usize,
     /// Per (cell, direction): its layout.
     layout_of: Vec<u8>,
-    /// Per layout: its runs (the unused ones with mask 0).
-    runs: Vec<[Run; MAX_RUNS]>,
-    /// Per layout, word of a slice and window bit: the slots whose placement covers the bit's
-    /// cell.
-    covering: Vec<[[u64; WINDOW_BITS]; W]>,
+    /// Per layout: where its window comes from (the unused runs with mask 0).
+    gather: Vec<Gather>,
+    /// Per layout, group of four bits of the window and value of the group: the slots whose
+    /// placement covers the cell of a bit set in it.
+    covering: Vec<[[DirSlice<W>; 16]; NIBBLES]>,
 }
 
 /// Word `i` of `cells`, 0 for an index before or after the set.
@@ -110,10 +118,13 @@ impl<const W: usize> Window<W> {
                 }
             }
         }
-        let mut runs = vec![[Run::default(); MAX_RUNS]; num_layouts];
+        // Per layout and row: its distance in indices from the attach cell and its place in
+        // the window.
+        let mut placed = vec![Vec::new(); num_layouts];
+        let mut gather = vec![Gather::default(); num_layouts];
         for l in 0..num_layouts {
             let mut shift = 0;
-            for (k, &([y, z], lo, hi)) in rows[l].iter().enumerate() {
+            for &([y, z], lo, hi) in &rows[l] {
                 // Each cell of the row on the board must lie `delta + (dx - lo)` indices past
                 // every user's own.
                 let mut delta = None;
@@ -128,16 +139,32 @@ impl<const W: usize> Window<W> {
                         }
                     }
                 }
-                let width = (hi - lo + 1) as u32;
-                runs[l][k] = Run {
-                    delta: delta?,
-                    mask: (1 << width) - 1,
-                    shift,
-                };
+                let width = hi - lo + 1;
+                placed[l].push((delta?, width, shift));
                 shift += width;
             }
+            // The rows in order of distance, a read starting at the first row that does not
+            // fit the last read.
+            let mut order = placed[l].clone();
+            order.sort_unstable();
+            let mut reads: Vec<i32> = Vec::new();
+            for (k, &(delta, width, shift)) in order.iter().enumerate() {
+                if reads.last().map_or(true, |&r| delta + width - r > 64) {
+                    reads.push(delta);
+                }
+                let (read, start) = (reads.len() - 1, delta - reads[reads.len() - 1]);
+                if k >= MAX_RUNS || read >= READS {
+                    return None;
+                }
+                gather[l].mask[read][k] = ((1u64 << width) - 1) << start;
+                gather[l].rotate[k] = (start - shift).rem_euclid(64) as u64;
+            }
+            // A read not needed reads what the first does (and none of its bits is kept).
+            for (r, read) in gather[l].reads.iter_mut().enumerate() {
+                *read = reads.get(r).or(reads.first()).copied().unwrap_or(0);
+            }
         }
-        let mut covering = vec![[[0u64; WINDOW_BITS]; W]; num_layouts];
+        let mut by_bit = vec![[[0u64; W]; WINDOW_BITS]; num_layouts];
         for (a, around) in corner_dirs.iter().enumerate() {
             for (_, dir) in around.iter() {
                 let l = layout(a, dir);
@@ -148,16 +175,34 @@ impl<const W: usize> Window<W> {
                             .iter()
                             .position(|(row, _, _)| *row == [o[1], o[2]])
                             .expect("every offset has its row");
-                        let bit = runs[l][k].shift as i32 + o[0] - rows[l][k].1;
-                        covering[l][j / 64][bit as usize] |= 1 << (j % 64);
+                        let bit = placed[l][k].2 + o[0] - rows[l][k].1;
+                        by_bit[l][bit as usize][j / 64] |= 1 << (j % 64);
                     }
                 }
             }
         }
+        let covering = by_bit
+            .iter()
+            .map(|by_bit| {
+                std::array::from_fn(|k| {
+                    std::array::from_fn(|v| {
+                        let mut slots = [0u64; W];
+                        for (i, bit) in by_bit[4 * k..4 * k + 4].iter().enumerate() {
+                            if v >> i & 1 != 0 {
+                                for w in 0..W {
+                                    slots[w] |= bit[w];
+                                }
+                            }
+                        }
+                        slots
+                    })
+                })
+            })
+            .collect();
         Some(Window {
             dirs,
             layout_of,
-            runs,
+            gather,
             covering,
         })
     }
@@ -167,18 +212,27 @@ impl<const W: usize> Window<W> {
     #[inline(always)]
     pub fn clear(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
         let l = usize::from(self.layout_of[a * self.dirs + dir]);
+        let gather = &self.gather[l];
+        let words = gather.reads.map(|d| bits_from(cells, a as i32 + d));
         let mut window = 0;
-        for run in &self.runs[l] {
-            window |= (bits_from(cells, a as i32 + run.delta) & run.mask) << run.shift;
-        }
-        // A fixed number of steps, without a branch: the slots covering each bit of the
-        // window, kept where the bit is set.
-        for (word, covering) in ok.iter_mut().zip(&self.covering[l]) {
-            let mut gone = 0;
-            for (b, slots) in covering.iter().enumerate() {
-                gone |= slots & 0u64.wrapping_sub(window >> b & 1);
+        for (k, &rotate) in gather.rotate.iter().enumerate() {
+            let mut run = 0;
+            for (word, mask) in words.iter().zip(&gather.mask) {
+                run |= word & mask[k];
             }
-            *word &= !gone;
+            window |= run.rotate_right(rotate as u32);
+        }
+        // A fixed number of steps, without a branch: the slots covering a cell of each group
+        // of four bits of the window, looked up.
+        let mut gone = [0u64; W];
+        for (k, by_value) in self.covering[l].iter().enumerate() {
+            let slots = &by_value[(window >> (4 * k) & 15) as usize];
+            for w in 0..W {
+                gone[w] |= slots[w];
+            }
+        }
+        for w in 0..W {
+            ok[w] &= !gone[w];
         }
     }
 }
