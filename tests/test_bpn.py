@@ -268,12 +268,15 @@ def test_3d_pieces_in_any_order_but_the_last_piece_last() -> None:
 
 def test_3d_out_colours_are_kept_even_with_a_legal_move() -> None:
     # Knock-out: a colour that once could not move stays out, even when room opens later.
-    # Search random games for such a position; the string keeps the colour out.
+    # Search random games for such positions (a few games in a hundred have one); the string
+    # keeps the colour out.
     from blokus.bpn import color_letters
 
     letters = color_letters(blokus.Variant("3d_tower"))
     seen = 0
-    for seed in range(12):
+    for seed in range(300):
+        if seen >= 3:
+            break
         rng = random.Random(seed)
         b = Board("3d_tower")
         while not b.is_game_over():

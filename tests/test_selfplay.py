@@ -56,7 +56,7 @@ SKIPPING_HUT = {
     "variant,policy,games",
     [("classic_2", "uniform", 10), ("3d_wall_3", "uniform", 10), ("3d_pyramid_2", "uniform", 10),
      ("duo", "greedy", 10), ("3d_tower", "greedy", 10), ("skipping_hut", "uniform", 200),
-     ("skipping_hut", "greedy", 200)],
+     ("skipping_hut", "greedy", 1000)],
 )
 def test_records_replay_on_the_board(variant: str, policy: str, games: int) -> None:
     # Games end when nobody can move, each colour's turns coming as the rules say: selfplay
@@ -81,6 +81,8 @@ def test_records_replay_on_the_board(variant: str, policy: str, games: int) -> N
                 skipped.add(d)
                 d = (d + 1) % colors
     if variant == "skipping_hut":
+        # A skipped colour moving again is rare under the greedy policy (a few games in a
+        # thousand), hence the thousand games.
         assert moved_after_a_skip > 0, "no game where a skipped colour moved again"
     for g in range(games):
         b = r.board(g)

@@ -57,7 +57,7 @@ pub struct Stack {
 struct Columns<const W: usize> {
     bottoms: [Vec<u64>; W],
     mask: [Vec<u64>; W],
-    /// `1 << piece`, to test against a colour's pieces in hand.
+    /// `1 << rank` of the piece, to test against a colour's pieces in hand (ranked).
     piece: Vec<u32>,
     id: Vec<u32>,
 }
@@ -246,8 +246,13 @@ pub struct StackTables {
     above: Vec<u16>,
     below: Vec<u16>,
     num_pieces: usize,
-    /// `by_base_piece[cell * num_pieces + piece]`: range into `candidates` of the placements of
-    /// that piece whose lowest-numbered bottom cube is that cell.
+    /// Per piece: its rank, the order of the pieces in a base's candidates (and the bit of
+    /// the piece in a ranked set of pieces): by decreasing number of placements, the order in
+    /// which random play tends to use them up, so that the pieces gone are mostly the first
+    /// ones, which the draws skip.
+    rank: Vec<u8>,
+    /// `by_base_piece[cell * num_pieces + rank]`: range into `candidates` of the placements of
+    /// the piece of that rank whose lowest-numbered bottom cube is that cell.
     by_base_piece: Vec<(u32, u32)>,
     /// Per cell: the base cells (lowest-numbered bottom cubes) of the placements covering it,
     /// so the generator visits only bases whose placements can reach a contact cell.
@@ -274,6 +279,16 @@ impl StackTables {
             "layer-major cells"
         );
         let num_pieces = variant.pieces.len();
+        let mut per_piece = vec![0usize; num_pieces];
+        for p in placements {
+            per_piece[usize::from(p.piece)] += 1;
+        }
+        let mut order: Vec<usize> = (0..num_pieces).collect();
+        order.sort_by_key(|&p| (std::cmp::Reverse(per_piece[p]), p));
+        let mut rank = vec![0u8; num_pieces];
+        for (r, &p) in order.iter().enumerate() {
+            rank[p] = r as u8;
+        }
         let mut stacks = Vec::with_capacity(placements.len());
         let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); n * num_pieces];
         let mut reach = vec![Bits::EMPTY; n];
@@ -302,7 +317,7 @@ impl StackTables {
             for &c in p.cells() {
                 reach[c as usize].insert(base);
             }
-            buckets[base * num_pieces + p.piece as usize].push(id as u32);
+            buckets[base * num_pieces + usize::from(rank[usize::from(p.piece)])].push(id as u32);
             stacks.push(s);
         }
         let mut by_base_piece = Vec::with_capacity(buckets.len());
@@ -312,7 +327,10 @@ impl StackTables {
             base_list.extend(b.iter().map(|&id| id as usize));
             by_base_piece.push((start, base_list.len() as u32));
         }
-        let pieces: Vec<u32> = placements.iter().map(|p| u32::from(p.piece)).collect();
+        let pieces: Vec<u32> = placements
+            .iter()
+            .map(|p| u32::from(rank[usize::from(p.piece)]))
+            .collect();
         let (ids, pieces) = (&base_list, &pieces);
         let candidates = match n.div_ceil(64) {
             0..=2 => Candidates::W2(Columns::new(ids, &stacks, pieces)),
@@ -327,14 +345,28 @@ impl StackTables {
             above,
             below,
             num_pieces,
+            rank,
             by_base_piece,
             reach,
             candidates,
         }
     }
 
-    /// The candidates of `base` from its first piece in `available` (not empty) to its last,
-    /// with those of the pieces gone in between (to be tested against `available`).
+    /// `pieces` (bit p for piece p) as a ranked set (bit r for the piece of rank r).
+    #[inline]
+    fn ranked(&self, pieces: u32) -> u32 {
+        let mut ranked = 0;
+        let mut rest = pieces;
+        while rest != 0 {
+            ranked |= 1 << self.rank[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        ranked
+    }
+
+    /// The candidates of `base` from its first piece in `available` (a ranked set, not empty)
+    /// to its last, with those of the pieces gone in between (to be tested against
+    /// `available`).
     #[inline]
     fn run(&self, base: usize, available: u32) -> std::ops::Range<usize> {
         let (first, last) = (
@@ -419,7 +451,7 @@ fn scan<const W: usize, F: FnMut(u32) -> bool>(
 ) -> bool {
     let surface: [u64; W] = prefix(&pos.surface);
     let contact: [u64; W] = prefix(contact);
-    let available = pos.available[color];
+    let available = st.ranked(pos.available[color]);
     if available == 0 {
         return true;
     }
@@ -460,11 +492,11 @@ pub fn sample_drawing(
     rng: &mut Rng,
     draws: usize,
 ) -> Option<u32> {
-    let available = pos.available[color];
+    let st = stack_tables(t);
+    let available = st.ranked(pos.available[color]);
     if available == 0 {
         return None;
     }
-    let st = stack_tables(t);
     let (contact, bases) = contact_and_bases(pos, st, color);
     let drawing = Drawing {
         st,
@@ -497,6 +529,7 @@ struct Drawing<'a> {
     color: usize,
     bases: Bits,
     contact: &'a Bits,
+    /// The pieces in hand, ranked.
     available: u32,
 }
 
