@@ -541,9 +541,10 @@ impl Drawing<'_> {
 
     /// Up to `draws` candidates drawn uniformly; the first legal one.
     fn draw<const W: usize>(&self, candidates: &Columns<W>, rng: &mut Rng, draws: usize) -> Drawn {
-        // Where each run starts, and the number of candidates up to its end.
-        let mut starts = [0u32; MAX_BASES];
-        let mut ends = [0u32; MAX_BASES];
+        // The number of candidates up to the end of each run (past the last, more than any),
+        // and what turns a number among them all into a candidate of its run.
+        let mut ends = [u32::MAX; MAX_BASES];
+        let mut offset = [0u32; MAX_BASES];
         let mut used = 0;
         let mut total = 0u32;
         for base in self.bases.iter() {
@@ -552,8 +553,8 @@ impl Drawing<'_> {
                 if used == MAX_BASES {
                     return Drawn::Missed;
                 }
+                offset[used] = (run.start as u32).wrapping_sub(total);
                 total += run.len() as u32;
-                starts[used] = run.start as u32;
                 ends[used] = total;
                 used += 1;
             }
@@ -563,13 +564,13 @@ impl Drawing<'_> {
         }
         let surface: [u64; W] = prefix(&self.pos.surface);
         let contact: [u64; W] = prefix(self.contact);
-        let ends = &ends[..used];
+        // The runs a draw is looked for in: a fixed number, most often 16 (one vector).
+        let ends = if used <= 16 { &ends[..16] } else { &ends[..] };
         for _ in 0..draws {
             let k = rng.below(u64::from(total)) as u32;
             // The run it falls in, counted without a branch.
-            let j = ends.iter().map(|&e| usize::from(e <= k)).sum::<usize>();
-            let before = if j == 0 { 0 } else { ends[j - 1] };
-            let i = (starts[j] + k - before) as usize;
+            let j = ends.iter().map(|&e| u32::from(e <= k)).sum::<u32>() as usize;
+            let i = offset[j].wrapping_add(k) as usize;
             if candidates.is_legal(i, &surface, &contact, self.available) {
                 return Drawn::Found(candidates.id[i]);
             }
