@@ -58,19 +58,23 @@ def format_row(r: Row) -> str:
     )
 
 
-def _timed_rate(run: Callable[[int], float], seconds: float, start: int) -> float:
-    """Runs `run(n)` (which returns elapsed seconds) with n grown until it takes `seconds`."""
+def _timed_rate(run: Callable[[int], float], seconds: float, start: int, runs: int = 1) -> float:
+    """Runs `run(n)` (which returns elapsed seconds) with n grown until it takes `seconds`;
+    the median rate of `runs` runs of that length (a machine whose speed wanders moves one run
+    more than the median of three)."""
     n = start
     while True:
         dt = run(n)
         if dt >= seconds or n >= 10_000_000:
-            return n / dt
+            break
         n = max(n * 2, int(n * seconds / max(dt, 1e-6) * 1.1))
+    rates = sorted([n / dt] + [n / run(n) for _ in range(runs - 1)])
+    return rates[len(rates) // 2]
 
 
 def measure(variant_id: str, seconds: float, threads: int) -> Row:
     v = variant(variant_id)
-    one = _timed_rate(lambda n: selfplay(v, games=n, seed=1, threads=1).seconds, seconds, 20)
+    one = _timed_rate(lambda n: selfplay(v, games=n, seed=1, threads=1).seconds, seconds, 20, 3)
     allc = _timed_rate(lambda n: selfplay(v, games=n, seed=2, threads=threads).seconds, seconds, 20 * threads)
 
     games_n = 20
@@ -196,7 +200,11 @@ def run(variants: list[str], seconds: float, threads: int | None, rl_games: int,
         bar.step(f"{vid} batch environment")
     comparison = blokus_rl_comparison(rl_games, bar)
     bar.close()
-    print(f"uniform random games from the empty board; {threads} thread(s) for 'all cores'", file=out)
+    print(
+        f"uniform random games from the empty board (one thread: the median of three runs);"
+        f" {threads} thread(s) for 'all cores'",
+        file=out,
+    )
     print(TABLE_HEADER, file=out)
     for r in rows:
         print(format_row(r), file=out)
