@@ -388,6 +388,12 @@ impl<const W: usize> DirSlices<W> {
         self.window.is_some()
     }
 
+    /// The windows, if the board's numbering allows them.
+    #[inline]
+    pub fn window(&self) -> Option<&Window<W>> {
+        self.window.as_ref()
+    }
+
     /// Number of (class, direction) pairs: the length of an availability table.
     pub fn num_layouts(&self) -> usize {
         self.num_layouts
@@ -692,6 +698,12 @@ mod tests {
                             ds.clear_near(a, dir, &mut by_window, &cells);
                             ds.clear_near_by_list(a, dir, &mut by_list, &cells);
                             assert_eq!(by_window, by_list, "{id} cell {a} direction {dir}");
+                            let window = ds.window().unwrap();
+                            let (l, bits) = window.gather(a, dir, &cells);
+                            for j in (0..64 * all.len()).filter(|&j| all[j / 64] >> (j % 64) & 1 != 0) {
+                                let cleared = by_list[j / 64] >> (j % 64) & 1 == 0;
+                                assert_eq!(window.covers(l, j, bits), cleared, "{id} cell {a} slot {j}");
+                            }
                         }
                         let first = ds.corner_dirs[a]
                             .iter()

@@ -395,8 +395,16 @@ impl<'t, const W: usize> Engine<'t, W> {
             &fresh
         };
         let ok = self.exact(c, a, blocked);
-        self.cache[c * n + a] = ok;
         self.cleared[c * n + a] = self.moves_played() as u16;
+        self.set_cache(c, a, ok)
+    }
+
+    /// Puts `ok` (exact) in the cache of `c`'s live cell `a`, dropping the cell if it is empty;
+    /// returns whether it is not.
+    #[inline]
+    fn set_cache(&mut self, c: usize, a: usize, ok: DirSlice<W>) -> bool {
+        let n = self.t.variant.num_cells();
+        self.cache[c * n + a] = ok;
         let any = ok.iter().any(|&w| w != 0);
         if !any {
             self.live[c].remove(a);
@@ -575,21 +583,41 @@ impl<'t, const W: usize> Engine<'t, W> {
             }
             let (i, a, k) = pick.expect("k is below the total");
             let j = nth_one_in(&self.cache[c * n + a], k);
-            let slot = ds.full_slot(s, a, self.dir[c * n + a] as usize, j);
+            let dir = self.dir[c * n + a] as usize;
+            // A placement no longer legal: the cell's cache is made exact (which leaves the
+            // legal pairs as likely as before) and the draw is made again. The colour has a
+            // move ([`Engine::settle`]), so the total stays above zero. With windows the draw
+            // is tested against the window of the cells forbidden to the colour, which then
+            // clears the cache too, before its cells are worked out.
+            if let Some(win) = ds.window() {
+                let (l, window) = win.gather(a, dir, &self.pos.forbidden[c]);
+                let avail = &self.avail[c][l];
+                if avail[j / 64] >> (j % 64) & 1 == 0 || win.covers(l, j, window) {
+                    let mut ok = self.cache[c * n + a];
+                    for w in 0..W {
+                        ok[w] &= avail[w];
+                    }
+                    win.clear_window(l, &mut ok, window);
+                    self.set_cache(c, a, ok);
+                    let k = slots_in(&ok);
+                    total -= u64::from(self.scratch[i].1 - k);
+                    self.scratch[i].1 = k;
+                    continue;
+                }
+            }
+            let slot = ds.full_slot(s, a, dir, j);
             // The cells come from the slot's shape on a padded grid (a few KB) rather than the
             // placement's record, which a random draw would read cold (duo 1.03x, classic
             // 1.07x, trigon 1.1x).
             let mut cells = [0u16; MAX_PIECE_CELLS];
             let (piece, len) = s.slot_cells(a, slot, &mut cells);
             let listed = &cells[..len];
-            if self.pos.available[c] & (1 << piece) == 0
-                || listed
-                    .iter()
-                    .any(|&x| self.pos.forbidden[c].contains(usize::from(x)))
+            if ds.window().is_none()
+                && (self.pos.available[c] & (1 << piece) == 0
+                    || listed
+                        .iter()
+                        .any(|&x| self.pos.forbidden[c].contains(usize::from(x))))
             {
-                // A placement no longer legal: the cell's cache is made exact (which leaves the
-                // legal pairs as likely as before) and the draw is made again. The colour has
-                // a move ([`Engine::settle`]), so the total stays above zero.
                 self.refresh(c, a);
                 let k = slots_in(&self.cache[c * n + a]);
                 total -= u64::from(self.scratch[i].1 - k);

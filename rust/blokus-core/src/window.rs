@@ -52,6 +52,8 @@ pub struct Window<const W: usize> {
     /// Per layout, group of four bits of the window and value of the group: the slots whose
     /// placement covers the cell of a bit set in it.
     covering: Vec<[[DirSlice<W>; 16]; NIBBLES]>,
+    /// Per (layout, slot): the window bits its placement covers.
+    cover: Vec<u64>,
 }
 
 /// Word `i` of `cells`, 0 for an index before or after the set.
@@ -165,6 +167,7 @@ impl<const W: usize> Window<W> {
             }
         }
         let mut by_bit = vec![[[0u64; W]; WINDOW_BITS]; num_layouts];
+        let mut cover = vec![0u64; num_layouts * 64 * W];
         for (a, around) in corner_dirs.iter().enumerate() {
             for (_, dir) in around.iter() {
                 let l = layout(a, dir);
@@ -177,6 +180,7 @@ impl<const W: usize> Window<W> {
                             .expect("every offset has its row");
                         let bit = placed[l][k].2 + o[0] - rows[l][k].1;
                         by_bit[l][bit as usize][j / 64] |= 1 << (j % 64);
+                        cover[l * 64 * W + j] |= 1 << bit;
                     }
                 }
             }
@@ -204,13 +208,13 @@ impl<const W: usize> Window<W> {
             layout_of,
             gather,
             covering,
+            cover,
         })
     }
 
-    /// Clears from `ok` (slots of `a` in direction `dir`) the placements that cover a cell of
-    /// `cells`.
+    /// The layout of (`a`, `dir`) and the window of `cells` there.
     #[inline(always)]
-    pub fn clear(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
+    pub fn gather(&self, a: usize, dir: usize, cells: &Bits) -> (usize, u64) {
         let l = usize::from(self.layout_of[a * self.dirs + dir]);
         let gather = &self.gather[l];
         let words = gather.reads.map(|d| bits_from(cells, a as i32 + d));
@@ -222,6 +226,18 @@ impl<const W: usize> Window<W> {
             }
             window |= run.rotate_right(rotate as u32);
         }
+        (l, window)
+    }
+
+    /// Whether the placement of slot `j` of layout `l` covers a cell of `window`.
+    #[inline(always)]
+    pub fn covers(&self, l: usize, j: usize, window: u64) -> bool {
+        self.cover[l * 64 * W + j] & window != 0
+    }
+
+    /// Clears from `ok` (slots of layout `l`) the placements that cover a cell of `window`.
+    #[inline(always)]
+    pub fn clear_window(&self, l: usize, ok: &mut DirSlice<W>, window: u64) {
         // A fixed number of steps, without a branch: the slots covering a cell of each group
         // of four bits of the window, looked up.
         let mut gone = [0u64; W];
@@ -234,6 +250,14 @@ impl<const W: usize> Window<W> {
         for w in 0..W {
             ok[w] &= !gone[w];
         }
+    }
+
+    /// Clears from `ok` (slots of `a` in direction `dir`) the placements that cover a cell of
+    /// `cells`.
+    #[inline(always)]
+    pub fn clear(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
+        let (l, window) = self.gather(a, dir, cells);
+        self.clear_window(l, ok, window);
     }
 }
 
