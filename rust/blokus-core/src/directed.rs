@@ -380,15 +380,8 @@ impl<const W: usize> DirSlices<W> {
         }
     }
 
-    /// Whether [`DirSlices::clear_near`] costs the same however many cells it is given (a
-    /// [`Window`]): then a cache is as well cleared against all the cells forbidden to its
-    /// colour as against those forbidden since it was last cleared.
-    #[inline]
-    pub fn has_window(&self) -> bool {
-        self.window.is_some()
-    }
-
-    /// The windows, if the board's numbering allows them.
+    /// The windows, if the board's numbering allows them: then [`DirSlices::clear_near`] costs
+    /// the same however many cells it is given.
     #[inline]
     pub fn window(&self) -> Option<&Window<W>> {
         self.window.as_ref()
@@ -690,19 +683,22 @@ mod tests {
             let (s, n) = (t.slices.as_ref().unwrap(), t.variant.num_cells());
             with_directed!(t.directed.as_ref().unwrap(), ds => {
                 assert!(ds.window.is_some() && ds.diagonals.is_some(), "{id}");
+                let every_piece = ds.available((1 << t.variant.pieces.len()) - 1);
                 for cells in random_sets(n, &mut rng) {
                     for a in 0..n {
                         for (_, dir) in ds.corner_dirs[a].iter() {
-                            let all = ds.fitting(a, dir, &ds.available((1 << t.variant.pieces.len()) - 1)[ds.layout_of(s, a, dir)]);
+                            let avail = &every_piece[ds.layout_of(s, a, dir)];
+                            let all = ds.fitting(a, dir, avail);
                             let (mut by_window, mut by_list) = (all, all);
                             ds.clear_near(a, dir, &mut by_window, &cells);
                             ds.clear_near_by_list(a, dir, &mut by_list, &cells);
                             assert_eq!(by_window, by_list, "{id} cell {a} direction {dir}");
                             let window = ds.window().unwrap();
                             let (l, bits) = window.gather(a, dir, &cells);
-                            for j in (0..64 * all.len()).filter(|&j| all[j / 64] >> (j % 64) & 1 != 0) {
-                                let cleared = by_list[j / 64] >> (j % 64) & 1 == 0;
-                                assert_eq!(window.covers(l, j, bits), cleared, "{id} cell {a} slot {j}");
+                            let has = |set: &DirSlice<_>, j: usize| set[j / 64] >> (j % 64) & 1 != 0;
+                            for j in (0..64 * all.len()).filter(|&j| has(&all, j)) {
+                                let cleared = !has(&by_list, j);
+                                assert_eq!(window.covers(l, j, bits), cleared, "{id} {a} {j}");
                             }
                         }
                         let first = ds.corner_dirs[a]

@@ -370,12 +370,19 @@ impl<'t, const W: usize> Engine<'t, W> {
     fn exact(&self, c: usize, a: usize, blocked: &Bits) -> DirSlice<W> {
         let n = self.t.variant.num_cells();
         let dir = self.dir[c * n + a] as usize;
-        let avail = &self.avail[c][self.ds.layout_of(self.s, a, dir)];
-        let mut ok = self.cache[c * n + a];
-        for w in 0..W {
-            ok[w] &= avail[w];
-        }
+        let mut ok = self.in_hand(c, a, self.ds.layout_of(self.s, a, dir));
         self.ds.clear_near(a, dir, &mut ok, blocked);
+        ok
+    }
+
+    /// The placements of `c`'s live cell `a`'s cache (layout `l`) that use a piece `c` has.
+    #[inline]
+    fn in_hand(&self, c: usize, a: usize, l: usize) -> DirSlice<W> {
+        let n = self.t.variant.num_cells();
+        let mut ok = self.cache[c * n + a];
+        for (w, have) in ok.iter_mut().zip(&self.avail[c][l]) {
+            *w &= have;
+        }
         ok
     }
 
@@ -387,7 +394,7 @@ impl<'t, const W: usize> Engine<'t, W> {
         // Only the cells forbidden since the cache was last cleared need clearing, which saves
         // steps where a step is taken per cell; a window clears them all at the same cost.
         let fresh;
-        let blocked = if self.ds.has_window() {
+        let blocked = if self.ds.window().is_some() {
             &self.pos.forbidden[c]
         } else {
             let since = &self.history[usize::from(self.cleared[c * n + a]) * MAX_COLORS + c];
@@ -591,12 +598,9 @@ impl<'t, const W: usize> Engine<'t, W> {
             // clears the cache too, before its cells are worked out.
             if let Some(win) = ds.window() {
                 let (l, window) = win.gather(a, dir, &self.pos.forbidden[c]);
-                let avail = &self.avail[c][l];
-                if avail[j / 64] >> (j % 64) & 1 == 0 || win.covers(l, j, window) {
-                    let mut ok = self.cache[c * n + a];
-                    for w in 0..W {
-                        ok[w] &= avail[w];
-                    }
+                let gone = self.avail[c][l][j / 64] >> (j % 64) & 1 == 0;
+                if gone || win.covers(l, j, window) {
+                    let mut ok = self.in_hand(c, a, l);
                     win.clear_window(l, &mut ok, window);
                     self.set_cache(c, a, ok);
                     let k = slots_in(&ok);
