@@ -246,6 +246,8 @@ pub struct StackTables {
     above: Vec<u16>,
     below: Vec<u16>,
     num_pieces: usize,
+    /// Pieces of each colour (counting copies).
+    pieces_per_color: usize,
     /// Per piece: its rank, the order of the pieces in a base's candidates (and the bit of
     /// the piece in a ranked set of pieces): by decreasing number of placements, the order in
     /// which random play tends to use them up, so that the pieces gone are mostly the first
@@ -345,6 +347,7 @@ impl StackTables {
             above,
             below,
             num_pieces,
+            pieces_per_color: variant.pieces_per_color(),
             rank,
             by_base_piece,
             reach,
@@ -464,8 +467,15 @@ fn scan<const W: usize, F: FnMut(u32) -> bool>(
     true
 }
 
-/// Draws before [`sample_move`] counts the legal moves instead.
-pub const DRAWS: usize = 32;
+/// Draws before [`sample_move`] counts the legal moves instead, while the colour has placed
+/// fewer than half its pieces: legal placements are then common among the candidates of its
+/// runs (random games on the wall, 11 pieces: with 0 to 5 placed, 300 to 25 legal among 860 to
+/// 370 candidates).
+pub const DRAWS: usize = 64;
+/// Draws once the colour has placed half its pieces or more: legal placements are then rare
+/// (6 to 10 placed: 16 to 1 legal among 300 to 30 candidates, and often none), so that draws
+/// would mostly miss before the count anyway, and counting at once is cheaper.
+pub const LATE_DRAWS: usize = 4;
 /// Most bases [`sample_move`] keeps counts for (one per column); larger structures list.
 const MAX_BASES: usize = 64;
 
@@ -475,12 +485,15 @@ const MAX_BASES: usize = 64;
 /// bases is, when its piece is in hand and it passes the test, uniform among the legal
 /// placements. The runs are drawn from whole, from a base's first piece in hand to its last:
 /// a candidate of a piece gone is one more miss, cheaper than walking the pieces in hand on
-/// every draw. After [`DRAWS`] misses the legal candidates of each base are counted (a test
-/// without branches, which vectorises over the run), one is picked by number and its base's
-/// run is walked to it: every legal placement keeps the same chance either way, and a colour
-/// without a move is found out by the count.
+/// every draw. After [`DRAWS`] misses ([`LATE_DRAWS`] once the colour has placed half its
+/// pieces) the legal candidates of each base are counted (a test without branches, which
+/// vectorises over the run), one is picked by number and its base's run is walked to it: every
+/// legal placement keeps the same chance either way, and a colour without a move is found out
+/// by the count.
 pub fn sample_move(pos: &Position, t: &Tables, color: usize, rng: &mut Rng) -> Option<u32> {
-    sample_drawing(pos, t, color, rng, DRAWS)
+    let late = 2 * usize::from(pos.placed[color]) >= stack_tables(t).pieces_per_color;
+    let draws = if late { LATE_DRAWS } else { DRAWS };
+    sample_drawing(pos, t, color, rng, draws)
 }
 
 /// [`sample_move`] with up to `draws` draws before counting (any number gives the same

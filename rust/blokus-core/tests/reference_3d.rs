@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use blokus_core::rng::Rng;
+use blokus_core::stacking::{DRAWS, LATE_DRAWS};
 use blokus_core::table::Tables;
 use blokus_core::{tables, Board, Variant};
 
@@ -301,8 +302,9 @@ fn check(t: Arc<Tables>, limits: HashMap<(i32, i32), i32>, games: usize, seed: u
             assert_eq!(ours, legal, "{at}");
             assert_eq!(b.count_moves(), legal.len(), "{at}");
             // The sampler (draws, then a count of the legal candidates) gives a legal move
-            // exactly when there is one, with the candidate lists as wide as the structure.
-            for draws in [0, blokus_core::stacking::DRAWS] {
+            // exactly when there is one, with the candidate lists as wide as the structure,
+            // for each number of draws it uses (and none).
+            for draws in [0, LATE_DRAWS, DRAWS] {
                 let (pos, c) = (b.position(), color);
                 let drawn = blokus_core::stacking::sample_drawing(pos, &t, c, &mut draw, draws);
                 assert_eq!(drawn.is_some(), !legal.is_empty(), "{at}");

@@ -113,7 +113,7 @@ fn sampling_is_uniform_over_the_legal_moves() {
 
 #[test]
 fn blokus_3d_sampling_is_uniform_over_the_legal_moves() {
-    use blokus_core::stacking::{sample_drawing, DRAWS};
+    use blokus_core::stacking::{sample_drawing, DRAWS, LATE_DRAWS};
     for id in ["3d_tower", "3d_pyramid"] {
         let t = tables(id).unwrap();
         let mut board = Board::new(t.clone());
@@ -125,8 +125,9 @@ fn blokus_3d_sampling_is_uniform_over_the_legal_moves() {
         let pos = board.position();
         let moves = board.legal_moves();
         assert!(moves.len() > 20, "{id}: a position with a choice");
-        // Without draws the legal candidates are always counted; with some, seldom.
-        for draws in [0, DRAWS] {
+        // Without draws the legal candidates are always counted; with a few, often; with
+        // more, seldom.
+        for draws in [0, LATE_DRAWS, DRAWS] {
             let mut rng = blokus_core::rng::Rng::new(11);
             let color = pos.to_move as usize;
             assert_uniform(&format!("{id}, {draws} draws"), &moves, 100, || {
