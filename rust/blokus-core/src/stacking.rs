@@ -57,8 +57,9 @@ pub struct Stack {
 struct Columns<const W: usize> {
     bottoms: [Vec<u64>; W],
     mask: [Vec<u64>; W],
-    /// `1 << rank` of the piece, to test against a colour's pieces in hand (ranked).
-    piece: Vec<u32>,
+    /// The rank of the piece, to test against a colour's pieces in hand (ranked): a byte,
+    /// as the arrays the generator reads are what bounds it.
+    piece: Vec<u8>,
     id: Vec<u32>,
 }
 
@@ -70,7 +71,7 @@ impl<const W: usize> Columns<W> {
         Columns {
             bottoms: std::array::from_fn(|w| word(w, &|s| &s.bottoms)),
             mask: std::array::from_fn(|w| word(w, &|s| &s.mask)),
-            piece: ids.iter().map(|&id| 1 << pieces[id]).collect(),
+            piece: ids.iter().map(|&id| pieces[id] as u8).collect(),
             id: ids.iter().map(|&id| id as u32).collect(),
         }
     }
@@ -186,7 +187,7 @@ impl<const W: usize> Columns<W> {
 struct Run<'a, const W: usize> {
     bottoms: [&'a [u64]; W],
     mask: [&'a [u64]; W],
-    piece: &'a [u32],
+    piece: &'a [u8],
 }
 
 impl<const W: usize> Run<'_, W> {
@@ -205,7 +206,7 @@ impl<const W: usize> Run<'_, W> {
             unsupported |= self.bottoms[w][i] & !surface[w];
             touching |= self.mask[w][i] & contact[w];
         }
-        (unsupported == 0) & (touching != 0) & (self.piece[i] & available != 0)
+        (unsupported == 0) & (touching != 0) & (available >> self.piece[i] & 1 != 0)
     }
 }
 
