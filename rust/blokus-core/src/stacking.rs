@@ -242,6 +242,8 @@ pub struct StackTables {
     pub stacks: Vec<Stack>,
     /// The ground layer (level 1): cells `0..num_columns`, one per column.
     pub ground: Bits,
+    /// The highest cell of each column.
+    summits: Bits,
     /// Number of columns of the structure.
     pub num_columns: usize,
     above: Vec<u16>,
@@ -344,6 +346,7 @@ impl StackTables {
         StackTables {
             stacks,
             ground,
+            summits: Bits::from_cells((0..n).filter(|&c| above[c] == NO_CELL)),
             num_columns,
             above,
             below,
@@ -784,11 +787,19 @@ pub fn top_colors(t: &Tables, pos: &Position) -> Vec<Option<usize>> {
 
 /// Columns whose top cube is each colour's (the columns seen from above).
 pub fn visible(t: &Tables, pos: &Position) -> Vec<u32> {
-    let mut out = vec![0; t.variant.num_colors()];
-    for c in top_colors(t, pos).into_iter().flatten() {
-        out[c] += 1;
+    // The top cube of a column is right beneath its lowest free cell (the surface), or its
+    // highest cell when it is full.
+    let st = stack_tables(t);
+    let mut tops = st.summits & pos.occupied;
+    for free in pos.surface.iter() {
+        if let Some(top) = st.below(free) {
+            tops.insert(top);
+        }
     }
-    out
+    pos.cells[..t.variant.num_colors()]
+        .iter()
+        .map(|cells| (tops & *cells).count())
+        .collect()
 }
 
 /// Points of each colour: visible columns minus pieces left in hand.

@@ -245,6 +245,27 @@ fn points_are_columns_seen_from_above_minus_pieces_in_hand() {
 }
 
 #[test]
+fn visible_columns_agree_with_the_top_cube_of_each_column() {
+    // `visible` reads the top cubes off the surface; `top_colors` climbs each column.
+    for id in ["3d_tower", "3d_wall", "3d_steps", "3d_pyramid"] {
+        let t = tables(id).unwrap();
+        let mut rng = Rng::new(7);
+        for _ in 0..5 {
+            let mut b = Board::new(Arc::clone(&t));
+            while b.turn().is_some() {
+                let id = b.sample_move(&mut rng).unwrap();
+                b.play(id).unwrap();
+                let mut tally = vec![0; t.variant.num_colors()];
+                for c in stacking::top_colors(&t, b.position()).into_iter().flatten() {
+                    tally[c] += 1;
+                }
+                assert_eq!(stacking::visible(&t, b.position()), tally, "{id}");
+            }
+        }
+    }
+}
+
+#[test]
 fn in_2x2_the_owner_of_the_single_best_colour_wins() {
     let t = tables("3d_tower_2x2").unwrap();
     let winners = |points: [i32; 4]| score::winners(&score::scores(&t, &points));
