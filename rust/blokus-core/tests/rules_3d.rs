@@ -249,18 +249,25 @@ fn visible_columns_agree_with_the_top_cube_of_each_column() {
     // `visible` reads the top cubes off the surface; `top_colors` climbs each column.
     for id in ["3d_tower", "3d_wall", "3d_steps", "3d_pyramid"] {
         let t = tables(id).unwrap();
-        let mut rng = Rng::new(7);
-        for _ in 0..5 {
-            let mut b = Board::new(Arc::clone(&t));
-            while b.turn().is_some() {
-                let id = b.sample_move(&mut rng).unwrap();
-                b.play(id).unwrap();
-                let mut tally = vec![0; t.variant.num_colors()];
-                for c in stacking::top_colors(&t, b.position()).into_iter().flatten() {
-                    tally[c] += 1;
-                }
-                assert_eq!(stacking::visible(&t, b.position()), tally, "{id}");
+        after_every_random_move(&t, 5, 7, |b| {
+            let mut tally = vec![0; t.variant.num_colors()];
+            for c in stacking::top_colors(&t, b.position()).into_iter().flatten() {
+                tally[c] += 1;
             }
+            assert_eq!(stacking::visible(&t, b.position()), tally, "{id}");
+        });
+    }
+}
+
+/// Plays `games` uniformly random games from the empty board, calling `f` after every move.
+fn after_every_random_move(t: &Arc<Tables>, games: usize, seed: u64, mut f: impl FnMut(&Board)) {
+    let mut rng = Rng::new(seed);
+    for _ in 0..games {
+        let mut b = Board::new(Arc::clone(t));
+        while b.turn().is_some() {
+            let id = b.sample_move(&mut rng).unwrap();
+            b.play(id).unwrap();
+            f(&b);
         }
     }
 }
@@ -320,16 +327,10 @@ fn users_define_their_own_structures() {
     assert_eq!(v.structure.as_ref().unwrap().limits, [1, 1, 2, 1, 1]);
     assert_eq!(v.num_cells(), 6);
     let t = Arc::new(Tables::new(v));
-    let mut rng = Rng::new(3);
-    for _ in 0..20 {
-        let mut b = Board::new(Arc::clone(&t));
-        while b.turn().is_some() {
-            let id = b.sample_move(&mut rng).unwrap();
-            b.play(id).unwrap();
-        }
+    after_every_random_move(&t, 20, 3, |b| {
         let visible: u32 = stacking::visible(&t, b.position()).iter().sum();
         assert!(visible <= 5);
-    }
+    });
 }
 
 #[test]
