@@ -419,6 +419,17 @@ impl<'t, const W: usize> Engine<'t, W> {
         any
     }
 
+    /// After the cache of `c`'s cell `a` (entry `i` of the draw's counts) was made exact: its
+    /// new count kept, and the number of slots it lost returned.
+    #[inline]
+    fn recount(&mut self, i: usize, c: usize, a: usize) -> u64 {
+        let n = self.t.variant.num_cells();
+        let k = slots_in(&self.cache[c * n + a]);
+        let lost = self.scratch[i].1 - k;
+        self.scratch[i].1 = k;
+        u64::from(lost)
+    }
+
     /// Number of moves since the start.
     #[inline]
     fn moves_played(&self) -> usize {
@@ -603,9 +614,7 @@ impl<'t, const W: usize> Engine<'t, W> {
                     let mut ok = self.in_hand(c, a, l);
                     win.clear_window(l, &mut ok, window);
                     self.set_cache(c, a, ok);
-                    let k = slots_in(&ok);
-                    total -= u64::from(self.scratch[i].1 - k);
-                    self.scratch[i].1 = k;
+                    total -= self.recount(i, c, a);
                     continue;
                 }
             }
@@ -623,9 +632,7 @@ impl<'t, const W: usize> Engine<'t, W> {
                         .any(|&x| self.pos.forbidden[c].contains(usize::from(x))))
             {
                 self.refresh(c, a);
-                let k = slots_in(&self.cache[c * n + a]);
-                total -= u64::from(self.scratch[i].1 - k);
-                self.scratch[i].1 = k;
+                total -= self.recount(i, c, a);
                 continue;
             }
             let live = &self.live[c];
