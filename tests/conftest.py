@@ -5,8 +5,9 @@ from __future__ import annotations
 import gzip
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 

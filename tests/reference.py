@@ -32,8 +32,17 @@ def triangle_corner_neighbours(c: Coord, up: bool) -> list[Coord]:
     triangle mirrors that vertically."""
     x, y, z = c
     d = -1 if up else 1
-    return [(x - 2, y, z), (x + 2, y, z), (x - 1, y + d, z), (x + 1, y + d, z), (x - 2, y + d, z),
-            (x + 2, y + d, z), (x - 1, y - d, z), (x + 1, y - d, z), (x, y - d, z)]
+    return [
+        (x - 2, y, z),
+        (x + 2, y, z),
+        (x - 1, y + d, z),
+        (x + 1, y + d, z),
+        (x - 2, y + d, z),
+        (x + 2, y + d, z),
+        (x - 1, y - d, z),
+        (x + 1, y - d, z),
+        (x, y - d, z),
+    ]
 
 
 NEIGHBOURS: dict[str, tuple[Callable[[Coord, bool], list[Coord]], Callable[[Coord, bool], list[Coord]]]] = {

@@ -27,8 +27,15 @@ def test_sixteen_ids() -> None:
 
 @pytest.mark.parametrize(
     ("variant", "placements", "first"),
-    [("3d_tower", 6704, 513), ("3d_wall", 7220, 769), ("3d_steps", 5984, 1292), ("3d_pyramid", 4956, 2153),
-     ("3d_tower_3", 5739, None), ("3d_wall_2", 4272, None), ("3d_pyramid_2x2", 4956, 2153)],
+    [
+        ("3d_tower", 6704, 513),
+        ("3d_wall", 7220, 769),
+        ("3d_steps", 5984, 1292),
+        ("3d_pyramid", 4956, 2153),
+        ("3d_tower_3", 5739, None),
+        ("3d_wall_2", 4272, None),
+        ("3d_pyramid_2x2", 4956, 2153),
+    ],
 )
 def test_counts_from_the_rules(variant: str, placements: int, first: int | None) -> None:
     b = Board(variant)

@@ -136,8 +136,7 @@ def test_classic_3_shared_colour_rotates_among_players() -> None:
     while len(players) < 12:
         players.append((b.turn, b.player))
         b.push(next(iter(b.legal_moves)))
-    assert players == [(0, 0), (1, 1), (2, 2), (3, 0), (0, 0), (1, 1), (2, 2), (3, 1),
-                       (0, 0), (1, 1), (2, 2), (3, 2)]
+    assert players == [(0, 0), (1, 1), (2, 2), (3, 0), (0, 0), (1, 1), (2, 2), (3, 1), (0, 0), (1, 1), (2, 2), (3, 2)]
 
 
 def test_points_scores_and_results_of_a_finished_game() -> None:
@@ -164,8 +163,12 @@ def test_points_scores_and_results_of_a_finished_game() -> None:
 def test_bonus_for_placing_every_piece_ending_with_the_monomino() -> None:
     # Place all 21 pieces of one colour on a board made for it: 1 colour, 1 player.
     spec = {
-        "id": "solo", "board": {"geometry": "square", "width": 20, "height": 20},
-        "colors": ["Blue"], "players": [[0]], "start_points": [["a1"]], "pieces": {},
+        "id": "solo",
+        "board": {"geometry": "square", "width": 20, "height": 20},
+        "colors": ["Blue"],
+        "players": [[0]],
+        "start_points": [["a1"]],
+        "pieces": {},
         "bonus": {"all_placed": 15, "last_monomino": 20},
     }
     for last, bonus in [("1", 20), ("2", 15)]:

@@ -59,7 +59,9 @@ def test_every_position_of_random_games_round_trips(variant_id: str) -> None:
             same_position(b, after)
 
 
-@pytest.mark.parametrize("path", [p for p in conformance_files() if not p.name.startswith("3d_")], ids=lambda p: p.name.split(".")[0])
+@pytest.mark.parametrize(
+    "path", [p for p in conformance_files() if not p.name.startswith("3d_")], ids=lambda p: p.name.split(".")[0]
+)
 def test_final_positions_of_pentobi_games_keep_their_points(path: object) -> None:
     for game in conformance_games(path):  # type: ignore[arg-type]
         b = Board(game["variant"], [p["move"] for p in game["plies"] if p["move"] is not None])
@@ -81,14 +83,16 @@ def test_capitals_decide_the_bonus() -> None:
     # The string marks exactly that triangle; marking another Blue piece instead gives +15.
     index = position_of_cell(b, cell)
     assert text[index] == "B"
-    other = [m for m, c in zip(b.move_stack, b.move_colors()) if c == 0][0]
+    other = next(m for m, c in zip(b.move_stack, b.move_colors()) if c == 0)
     marked = list(text.replace("B", "b"))
     for name in other.cells:
         marked[position_of_cell(b, name)] = "B"
     b15 = Board.from_bpn("".join(marked))
     assert b15.points()[0] == b.points()[0] - 5
     # All placed and no last piece marked: the string must say which.
-    with pytest.raises(InvalidPositionError, match="Blue has placed all its pieces: expected its last piece in capitals"):
+    with pytest.raises(
+        InvalidPositionError, match="Blue has placed all its pieces: expected its last piece in capitals"
+    ):
         Board.from_bpn(text.replace("B", "b"))
 
 
@@ -154,7 +158,11 @@ def test_classic_3_shared_colour_player_follows_from_the_cells() -> None:
         (EMPTY_DUO, 45, "expected the colour to move"),
         (EMPTY_DUO + " p", 47, "expected the colours out"),
         (EMPTY_DUO + " p - x", 50, "expected the end of the string after the four fields, found 'x'"),
-        (EMPTY_DUO + " x -", 46, r"expected the colour to move \(p Purple, o Orange\) or '-' when the game is over, found 'x'"),
+        (
+            EMPTY_DUO + " x -",
+            46,
+            r"expected the colour to move \(p Purple, o Orange\) or '-' when the game is over, found 'x'",
+        ),
         (EMPTY_DUO + " p x", 48, r"expected the letters of the colours out \(p Purple, o Orange\) or '-', found 'x'"),
         (EMPTY_DUO + " p oo", 49, "colour o is listed twice"),
         ("duo 15" + EMPTY_DUO[6:] + " p -", 4, "15 empty cells do not fit: only 14 of the 14 cells of row 1"),
@@ -164,11 +172,19 @@ def test_classic_3_shared_colour_player_follows_from_the_cells() -> None:
         (EMPTY_DUO[:-3] + " p -", 42, "expected 1 more row"),
         (EMPTY_DUO + "/14 p -", 45, "the board has only 14 rows"),
         ("duo 14/0014" + EMPTY_DUO[9:] + " p -", 7, "a count of empty cells is 1 or more without leading zeros"),
-        ("duo 14/1x12" + EMPTY_DUO[9:] + " p -", 8, r"expected a colour letter \(p Purple, o Orange; capitals for a last piece\)"),
+        (
+            "duo 14/1x12" + EMPTY_DUO[9:] + " p -",
+            8,
+            r"expected a colour letter \(p Purple, o Orange; capitals for a last piece\)",
+        ),
         ("duo 14/pP12" + EMPTY_DUO[9:] + " p -", 8, "this Purple piece mixes them"),
         ("duo 14/P1P11" + EMPTY_DUO[9:] + " p -", 9, "Purple has two last pieces"),
         ("duo 14/p1p11" + EMPTY_DUO[9:] + " p -", 9, "2nd piece of Purple: Purple has only 1 copy of piece 1"),
-        ("duo 14/pppppp8" + EMPTY_DUO[9:] + " p -", 7, "the cells a13,b13,c13,d13,e13,f13 of Purple form no piece of duo"),
+        (
+            "duo 14/pppppp8" + EMPTY_DUO[9:] + " p -",
+            7,
+            "the cells a13,b13,c13,d13,e13,f13 of Purple form no piece of duo",
+        ),
         ("duo 14/3p10/2ppp9/3p10" + EMPTY_DUO[15:] + " p -", 10, None),
         (EMPTY_DUO + " p p", 48, "Purple is listed as out but has a legal move"),
         (EMPTY_DUO + " - -", 46, "the game is said to be over, but Purple has a legal move"),
@@ -283,7 +299,7 @@ def test_3d_out_colours_are_kept_even_with_a_legal_move() -> None:
             b.push(rng.choice(list(b.legal_moves)))
             if b.is_game_over():
                 break
-            vid, pieces, turn, out = b.bpn().split(" ")
+            vid, pieces, _turn, out = b.bpn().split(" ")
             for c in b._core.out:
                 back_in = out.replace(letters[c], "") or "-"
                 try:
@@ -301,7 +317,9 @@ def test_3d_setup_boards() -> None:
     b = Board.from_setup("3d_pyramid", [["d4@1,e4@1"], ["d5@1,e5@1,d5@2"]], turn=2)
     assert b.turn == 2 and b.heights().sum() == 5
     assert b.bpn() == "3d_pyramid d4@1,e4@1/d5@1,e5@1,d5@2/-/- r -"
-    with pytest.raises(InvalidPositionError, match="1st piece of Yellow: nothing beneath d5@2 \\(d5@1 is empty\\)") as e:
+    with pytest.raises(
+        InvalidPositionError, match="1st piece of Yellow: nothing beneath d5@2 \\(d5@1 is empty\\)"
+    ) as e:
         Board.from_setup("3d_pyramid", [["d4@1,e4@1"], ["d5@2,e5@2,e4@2"]])
     assert (e.value.kind, e.value.color, e.value.placement) == ("unsupported", 1, (1, 0))
     # Pieces of a colour may share faces in 3D.
@@ -322,11 +340,23 @@ def test_3d_setup_boards() -> None:
     ("text", "position", "message"),
     [
         ("3d_tower", 8, "expected the pieces after '3d_tower'"),
-        ("3d_tower -/-/- b -", 14, r"expected the pieces of 4 colours \(Blue, Yellow, Red, Green\) separated by '/', found 3"),
+        (
+            "3d_tower -/-/- b -",
+            14,
+            r"expected the pieces of 4 colours \(Blue, Yellow, Red, Green\) separated by '/', found 3",
+        ),
         ("3d_tower -/-/-/-/- b -", 16, "expected the end of the pieces after 4 colours"),
-        ("3d_tower a1@1,b1@1;/-/-/- y -", 19, r"expected a piece of Blue \(b\) in move text like a1@1,b1@1 \(or '-' alone for none\), found nothing"),
+        (
+            "3d_tower a1@1,b1@1;/-/-/- y -",
+            19,
+            r"expected a piece of Blue \(b\) in move text like a1@1,b1@1 \(or '-' alone for none\), found nothing",
+        ),
         ("3d_tower -/;a1@1/-/- b -", 11, "expected a piece of Yellow"),
-        ("3d_tower -/-/-/a1 b -", 15, r'expected a piece of Green \(g\) in move text .*: "a1": item 1 \("a1"\) is not a cube like a1@2'),
+        (
+            "3d_tower -/-/-/a1 b -",
+            15,
+            r'expected a piece of Green \(g\) in move text .*: "a1": item 1 \("a1"\) is not a cube like a1@2',
+        ),
         ("3d_tower -/-/-/a1@1,a1@9 b -", 15, r"above the height limit of its column \(level 8\)"),
         ("3d_tower -/-/-/a1@1,c1@1 b -", 15, "do not form a piece"),
         ("3d_tower a1@1,b1@1;a2@1,b2@1/-/-/- y -", 19, "2nd piece of Blue: Blue has only 1 copy of piece I2"),

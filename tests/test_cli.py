@@ -70,15 +70,34 @@ def test_bench_columns_stay_apart_however_large_the_figures() -> None:
 
     row = Row("trigon_3", 1e6, 2e6, 3e9, 4e9, 2, 210_445_856_681.0)
     line = format_row(row)
-    assert line.split() == ["trigon_3", "1,000,000", "2,000,000", "3,000,000,000",
-                            "4,000,000,000", "2", "210,445,856,681"]
+    assert line.split() == [
+        "trigon_3",
+        "1,000,000",
+        "2,000,000",
+        "3,000,000,000",
+        "4,000,000,000",
+        "2",
+        "210,445,856,681",
+    ]
     # Ordinary figures end under their headings.
     ordinary = format_row(Row("classic", 43_329, 83_946, 218_862_769, 299_808_023, 4, 413_588_000))
     assert len(ordinary) == len(TABLE_HEADER)
 
 
 def test_bench_prints_a_positive_figure_in_every_column(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["bench", "--variant", "duo", "--variant", "trigon", "--seconds", "0.02", "--threads", "2", "--rl-games", "1"]
+    args = [
+        "bench",
+        "--variant",
+        "duo",
+        "--variant",
+        "trigon",
+        "--seconds",
+        "0.02",
+        "--threads",
+        "2",
+        "--rl-games",
+        "1",
+    ]
     assert main(args) == 0
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines() if line.split()[:1] in (["duo"], ["trigon"])]

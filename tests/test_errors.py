@@ -69,8 +69,14 @@ def test_illegal_moves_say_which_rule(moves: tuple[str, ...], move: str, message
 
 
 def test_errors_are_value_errors() -> None:
-    for cls in (IllegalMoveError, InvalidMoveError, UnknownVariantError, blokus.InvalidVariantError,
-                blokus.SgfError, blokus.InvalidPositionError):
+    for cls in (
+        IllegalMoveError,
+        InvalidMoveError,
+        UnknownVariantError,
+        blokus.InvalidVariantError,
+        blokus.SgfError,
+        blokus.InvalidPositionError,
+    ):
         assert issubclass(cls, BlokusError) and issubclass(cls, ValueError)
 
 

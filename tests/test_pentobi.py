@@ -75,8 +75,9 @@ def pentobi_picture(text: str, tmp_path: Path, size: int = 280) -> list[list[Pix
     out.unlink(missing_ok=True)
     assert THUMBNAILER is not None
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    subprocess.run([THUMBNAILER, "-s", str(size), str(path), str(out)], env=env, check=True, timeout=60,
-                   capture_output=True)
+    subprocess.run(
+        [THUMBNAILER, "-s", str(size), str(path), str(out)], env=env, check=True, timeout=60, capture_output=True
+    )
     assert out.exists(), "Pentobi could not read the file"
     return read_png(out)
 
@@ -101,7 +102,9 @@ def assert_same_board(board: Board, pixels: list[list[Pixel]]) -> None:
     assert len(set(seen.values())) == len(seen)
 
 
-SQUARE_FILES = [p for p in conformance_files() if p.name.split(".")[0] in ("classic", "classic_2", "classic_3", "duo", "junior")]
+SQUARE_FILES = [
+    p for p in conformance_files() if p.name.split(".")[0] in ("classic", "classic_2", "classic_3", "duo", "junior")
+]
 
 
 @pytest.mark.parametrize("path", SQUARE_FILES, ids=lambda p: p.name.split(".")[0])

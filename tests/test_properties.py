@@ -128,8 +128,14 @@ def test_move_text_parser_never_crashes(variant: str, text: str) -> None:
 
 def mutate(value: Any, data: st.DataObject) -> Any:
     """Replaces, drops or perturbs one part of a spec."""
-    junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 600), st.text(max_size=4),
-                     st.lists(st.text(max_size=3), max_size=3), st.lists(st.lists(st.integers(-1, 5), max_size=3), max_size=5))
+    junk = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-3, 600),
+        st.text(max_size=4),
+        st.lists(st.text(max_size=3), max_size=3),
+        st.lists(st.lists(st.integers(-1, 5), max_size=3), max_size=5),
+    )
     if isinstance(value, dict) and value and data.draw(st.booleans()):
         key = data.draw(st.sampled_from(sorted(value)))
         out = dict(value)

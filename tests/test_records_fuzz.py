@@ -132,7 +132,7 @@ def run_mutations(
             read(text)
         except AssertionError:
             raise
-        except Exception as e:  # pragma: no cover - reported as a failure with the input
+        except Exception as e:  # noqa: BLE001 - a fuzzer reports any exception with its input
             pytest.fail(f"mutation {n}: {type(e).__name__}: {e}\ninput: {text!r}")
 
 
@@ -148,12 +148,14 @@ def test_mutations_of_real_records_as_bytes() -> None:
             if data:
                 data[rng.randrange(len(data))] = rng.randrange(256)
         if rng.random() < 0.3:
-            data = bytearray(b"(;CA[" + rng.choice([b"UTF-8", b"latin-1", b"utf-16", b"rot13", b"x\x00", b"idna"]) + b"]" + data[1:])
+            data = bytearray(
+                b"(;CA[" + rng.choice([b"UTF-8", b"latin-1", b"utf-16", b"rot13", b"x\x00", b"idna"]) + b"]" + data[1:]
+            )
         try:
             read_sgf(bytes(data))
         except AssertionError:
             raise
-        except Exception as e:  # pragma: no cover
+        except Exception as e:  # noqa: BLE001 - reported with its input
             pytest.fail(f"mutation {n}: {type(e).__name__}: {e}\ninput: {bytes(data)!r}")
 
 
@@ -173,8 +175,23 @@ def test_any_unicode_is_read_or_refused(text: str) -> None:
 
 PROPERTY_IDS = ["B", "W", "1", "2", "3", "4", "AB", "AW", "A1", "A2", "AE", "PL", "XO", "C", "XX", "BLUE", "GM"]
 VALUES = [
-    "e10", "j5", "E10,d11,e11,f11,e12", "a1", "t20", "a20", "zz9", "", "B", "2", "x]y", "\\",
-    "a1@1,b1@1", "A1@2,b1@2", "c1@1,c1@2,b1@2", "a1@1,a1@9", "d4@1,e4@1",
+    "e10",
+    "j5",
+    "E10,d11,e11,f11,e12",
+    "a1",
+    "t20",
+    "a20",
+    "zz9",
+    "",
+    "B",
+    "2",
+    "x]y",
+    "\\",
+    "a1@1,b1@1",
+    "A1@2,b1@2",
+    "c1@1,c1@2,b1@2",
+    "a1@1,a1@9",
+    "d4@1,e4@1",
 ]
 
 
@@ -182,7 +199,15 @@ VALUES = [
 def trees(draw: st.DrawFn) -> str:
     """Random trees from the grammar with plausible property ids and values."""
     nodes = draw(st.integers(1, 12))
-    out = ["(;GM[" + draw(st.sampled_from(["Blokus Duo", "Blokus", "Blokus Trigon", "Go", "Blokus 3D Tower", "Blokus 3D Pyramid Two-Player"])) + "]"]
+    out = [
+        "(;GM["
+        + draw(
+            st.sampled_from(
+                ["Blokus Duo", "Blokus", "Blokus Trigon", "Go", "Blokus 3D Tower", "Blokus 3D Pyramid Two-Player"]
+            )
+        )
+        + "]"
+    ]
     depth = 1
     for _ in range(nodes):
         action = draw(st.integers(0, 3))

@@ -50,8 +50,10 @@ def test_batch_env_matches_boards(variant: str) -> None:
                 seen_end[g] = True
                 o = b.outcome()
                 assert o is not None
-                expected = [(1.0 if len(o.winners) == 1 else 0.0) if p in o.winners else -1.0
-                            for p in range(b.variant.num_players)]
+                expected = [
+                    (1.0 if len(o.winners) == 1 else 0.0) if p in o.winners else -1.0
+                    for p in range(b.variant.num_players)
+                ]
                 assert env.rewards[g].tolist() == expected
             elif not b.is_game_over():
                 assert not env.rewards[g].any()
@@ -60,8 +62,15 @@ def test_batch_env_matches_boards(variant: str) -> None:
 
 def test_batch_env_outputs_are_read_only() -> None:
     env = BatchEnv("duo", batch_size=2, threads=1)
-    for name in ["observation", "legal_action_mask", "rewards", "current_player", "current_color",
-                 "terminated", "truncated"]:
+    for name in [
+        "observation",
+        "legal_action_mask",
+        "rewards",
+        "current_player",
+        "current_color",
+        "terminated",
+        "truncated",
+    ]:
         array = getattr(env, name)
         with pytest.raises(ValueError, match="read-only"):
             array[0] = 0
@@ -114,7 +123,7 @@ def test_pettingzoo_plays_a_whole_game() -> None:
     steps = 0
     final: dict[str, float] = {}
     for agent in e.agent_iter():
-        obs, reward, term, trunc, info = e.last()
+        obs, reward, term, trunc, _info = e.last()
         if term or trunc:
             final[agent] = float(reward)
             e.step(None)
@@ -158,8 +167,16 @@ def test_gymnasium_vector_env() -> None:
 
 def test_batch_env_of_a_variant_without_placements() -> None:
     # A hexagon of edge 1 has no room for a six-triangle piece: no action at all.
-    v = blokus.Variant({"id": "tiny", "board": {"geometry": "triangle", "edge": 1}, "colors": ["A"],
-                        "players": [[0]], "shared_start_points": ["a1"], "pieces": {"only": ["I6"]}})
+    v = blokus.Variant(
+        {
+            "id": "tiny",
+            "board": {"geometry": "triangle", "edge": 1},
+            "colors": ["A"],
+            "players": [[0]],
+            "shared_start_points": ["a1"],
+            "pieces": {"only": ["I6"]},
+        }
+    )
     assert v.num_placements == 0
     for threads in (1, 2, 3):
         env = BatchEnv(v, batch_size=2, threads=threads)

@@ -20,7 +20,9 @@ def test_same_results_for_any_number_of_threads(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant,policy", [("duo", "uniform"), ("trigon_3", "greedy")])
-def test_a_long_run_in_slices_is_the_run_in_one_call(variant: str, policy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_long_run_in_slices_is_the_run_in_one_call(
+    variant: str, policy: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import importlib
 
     from blokus import _blokus
@@ -28,8 +30,15 @@ def test_a_long_run_in_slices_is_the_run_in_one_call(variant: str, policy: str, 
     # blokus.selfplay is the function; its module sets the slice length (0: 64 games a thread).
     monkeypatch.setattr(importlib.import_module("blokus.selfplay"), "SLICE_SECONDS", 0.0)
     seen: list[tuple[int, int]] = []
-    sliced = blokus.selfplay(variant, games=300, seed=7, threads=2, policy=policy, keep_moves=True,
-                             progress=lambda done, total: seen.append((done, total)))
+    sliced = blokus.selfplay(
+        variant,
+        games=300,
+        seed=7,
+        threads=2,
+        policy=policy,
+        keep_moves=True,
+        progress=lambda done, total: seen.append((done, total)),
+    )
     assert [done for done, _ in seen] == [128, 256, 300] and all(total == 300 for _, total in seen)
     whole = _blokus.selfplay_games(blokus.Variant(variant)._tables, 0, 300, 7, 2, policy, True)
     assert (sliced.points == whole.points).all() and (sliced.scores == whole.scores).all()
@@ -54,9 +63,15 @@ SKIPPING_HUT = {
 
 @pytest.mark.parametrize(
     "variant,policy,games",
-    [("classic_2", "uniform", 10), ("3d_wall_3", "uniform", 10), ("3d_pyramid_2", "uniform", 10),
-     ("duo", "greedy", 10), ("3d_tower", "greedy", 10), ("skipping_hut", "uniform", 200),
-     ("skipping_hut", "greedy", 1000)],
+    [
+        ("classic_2", "uniform", 10),
+        ("3d_wall_3", "uniform", 10),
+        ("3d_pyramid_2", "uniform", 10),
+        ("duo", "greedy", 10),
+        ("3d_tower", "greedy", 10),
+        ("skipping_hut", "uniform", 200),
+        ("skipping_hut", "greedy", 1000),
+    ],
 )
 def test_records_replay_on_the_board(variant: str, policy: str, games: int) -> None:
     # Games end when nobody can move, each colour's turns coming as the rules say: selfplay

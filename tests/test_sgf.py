@@ -192,10 +192,7 @@ def test_latin1_without_charset_and_declared_charsets() -> None:
 
 
 def test_setup_in_the_root_as_pentobi_writes_it() -> None:
-    text = (
-        "(;GM[Blokus Duo]AB[e8,e9,f9,d10,e10][g6,f7,g7,h7,g8]AW[i4,h5,i5,j5,i6][j7,j8,j9,k9,j10]PL[W]"
-        ";W[l8])"
-    )
+    text = "(;GM[Blokus Duo]AB[e8,e9,f9,d10,e10][g6,f7,g7,h7,g8]AW[i4,h5,i5,j5,i6][j7,j8,j9,k9,j10]PL[W];W[l8])"
     game = sgf.loads(text)
     start = game.board()
     assert start.turn == 1 and start.move_stack == []
@@ -275,8 +272,18 @@ def test_broken_files_say_where_and_what(text: str, line: int, column: int, mess
 @pytest.mark.parametrize(
     ("text", "line", "column", "message"),
     [
-        ("(;GM[Blokus Duo]\n;B[e10]\n;W[e11])", 3, 1, r"move 2 \(W\[e11\]\): illegal move e11 for Orange: no start point"),
-        ("(;GM[Blokus Duo]\n;B[e10]\n;B[j5])", 3, 1, r"move 2 \(B\[j5\]\): illegal move j5 for Purple: it is Orange's turn"),
+        (
+            "(;GM[Blokus Duo]\n;B[e10]\n;W[e11])",
+            3,
+            1,
+            r"move 2 \(W\[e11\]\): illegal move e11 for Orange: no start point",
+        ),
+        (
+            "(;GM[Blokus Duo]\n;B[e10]\n;B[j5])",
+            3,
+            1,
+            r"move 2 \(B\[j5\]\): illegal move j5 for Purple: it is Orange's turn",
+        ),
         (
             "(;GM[Blokus Duo];B[e10];W[j5]\n(;B[f11,f12]) (;B[d9,d10]))",
             2,
@@ -289,13 +296,48 @@ def test_broken_files_say_where_and_what(text: str, line: int, column: int, mess
         ("(;GM[Blokus Duo]\n;AE[e10])", 2, 1, r"setup: AE\[e10\]: no such piece is on the board"),
         ("(;GM[Blokus Duo]\n;PL[X])", 2, 1, r"setup: PL\[X\]: expected B or W \(or 1, 2\)"),
         # Blokus 3D
-        ("(;GM[Blokus 3D Tower]\n;1[a1@1,a1@2]\n;2[a1@3,a1@4])", 3, 1, r"move 2 \(2\[a1@3,a1@4\]\): illegal move a1@3,a1@4 for Yellow: first piece off the ground"),
-        ("(;GM[Blokus 3D Tower]\n;1[a1@2,b1@2])", 2, 1, r"move 1 \(1\[a1@2,b1@2\]\): illegal move a1@2,b1@2 for Blue: unsupported: the cell beneath a1@2 is empty"),
-        ("(;GM[Blokus 3D Tower]\n;1[a1@1,a1@9])", 2, 2, r"1\[a1@1,a1@9\]: item 2 \(a1@9\) is above the height limit of its column \(level 8\)"),
-        ("(;GM[Blokus 3D Tower]\n;A2[c1@2,d1@2])", 2, 1, r"setup: 1st piece of Yellow: nothing beneath c1@2 \(c1@1 is empty\)"),
-        ("(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1]XO[5])", 2, 1, r"setup: XO\[5\]: expected the colours out, each one of 1, 2, 3, 4, or XO\[\] for none"),
-        ("(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1][a1@2,b1@2])", 2, 1, "setup: 2nd piece of Blue: Blue has only 1 copy of piece I2"),
-        ("(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1]A2[b1@1,c1@1])", 2, 1, "setup: 1st piece of Yellow: b1@1 is already covered"),
+        (
+            "(;GM[Blokus 3D Tower]\n;1[a1@1,a1@2]\n;2[a1@3,a1@4])",
+            3,
+            1,
+            r"move 2 \(2\[a1@3,a1@4\]\): illegal move a1@3,a1@4 for Yellow: first piece off the ground",
+        ),
+        (
+            "(;GM[Blokus 3D Tower]\n;1[a1@2,b1@2])",
+            2,
+            1,
+            r"move 1 \(1\[a1@2,b1@2\]\): illegal move a1@2,b1@2 for Blue: unsupported: the cell beneath a1@2 is empty",
+        ),
+        (
+            "(;GM[Blokus 3D Tower]\n;1[a1@1,a1@9])",
+            2,
+            2,
+            r"1\[a1@1,a1@9\]: item 2 \(a1@9\) is above the height limit of its column \(level 8\)",
+        ),
+        (
+            "(;GM[Blokus 3D Tower]\n;A2[c1@2,d1@2])",
+            2,
+            1,
+            r"setup: 1st piece of Yellow: nothing beneath c1@2 \(c1@1 is empty\)",
+        ),
+        (
+            "(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1]XO[5])",
+            2,
+            1,
+            r"setup: XO\[5\]: expected the colours out, each one of 1, 2, 3, 4, or XO\[\] for none",
+        ),
+        (
+            "(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1][a1@2,b1@2])",
+            2,
+            1,
+            "setup: 2nd piece of Blue: Blue has only 1 copy of piece I2",
+        ),
+        (
+            "(;GM[Blokus 3D Tower]\n;A1[a1@1,b1@1]A2[b1@1,c1@1])",
+            2,
+            1,
+            "setup: 1st piece of Yellow: b1@1 is already covered",
+        ),
     ],
 )
 def test_illegal_moves_and_setups_name_the_move_and_node(text: str, line: int, column: int, message: str) -> None:

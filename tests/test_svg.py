@@ -207,7 +207,7 @@ def test_3d_top_view_writes_heights_and_leaves_missing_columns_blank() -> None:
     root = parse(svg.board(b))
     squares = root.find(f"{NS}g")
     assert squares is not None and len(squares.findall(f"{NS}polygon")) == 8  # b2 is no column
-    texts = [t for t in root.iter(f"{NS}text")]
+    texts = list(root.iter(f"{NS}text"))
     heights = [t.text for t in texts if t.get("font-weight") == "bold"]
     # Row 1 first, then by column: a1 b1 c1 a2 c2 a3 (b3 and c3 are empty).
     assert heights == ["1", "1", "2", "2", "1", "1"]
@@ -258,7 +258,11 @@ def clip(subject: list[tuple[float, float]], window: list[tuple[float, float]]) 
     def side(a: tuple[float, float], b: tuple[float, float], p: tuple[float, float]) -> float:
         return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
 
-    sign = 1.0 if sum(side(window[i - 1], window[i], window[(i + 1) % len(window)]) for i in range(len(window))) > 0 else -1.0
+    sign = (
+        1.0
+        if sum(side(window[i - 1], window[i], window[(i + 1) % len(window)]) for i in range(len(window))) > 0
+        else -1.0
+    )
     out = subject
     for i in range(len(window)):
         a, b = window[i - 1], window[i]
@@ -277,7 +281,9 @@ def clip(subject: list[tuple[float, float]], window: list[tuple[float, float]]) 
     return out
 
 
-def cross(a: tuple[float, float], b: tuple[float, float], p: tuple[float, float], q: tuple[float, float]) -> tuple[float, float]:
+def cross(
+    a: tuple[float, float], b: tuple[float, float], p: tuple[float, float], q: tuple[float, float]
+) -> tuple[float, float]:
     (x1, y1), (x2, y2), (x3, y3), (x4, y4) = a, b, p, q
     d = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
     t = ((x1 - x3) * (y3 - y4) - (y1 - y3) * (x3 - x4)) / d
@@ -319,7 +325,9 @@ def test_3d_iso_view_draws_what_shows_and_nearer_faces_over_farther_ones(variant
         at = {c: i for i, c in enumerate(coords)}
         colors = b.cell_colors()
 
-        def filled(p: tuple[int, int, int]) -> bool:
+        def filled(
+            p: tuple[int, int, int], at: dict[tuple[int, int, int], int] = at, colors: list[int] = colors
+        ) -> bool:
             return p in at and colors[at[p]] >= 0
 
         faces = world_faces(b, root)

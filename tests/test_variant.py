@@ -94,7 +94,7 @@ def test_spec_files(tmp_path: Path) -> None:
     assert Variant.from_file(path) == toml
     bad = tmp_path / "bad.toml"
     bad.write_text("id = ")
-    with pytest.raises(InvalidVariantError, match="bad.toml"):
+    with pytest.raises(InvalidVariantError, match=r"bad\.toml"):
         Variant.from_file(bad)
     with pytest.raises(InvalidVariantError, match="cannot read"):
         Variant.from_file(tmp_path / "missing.toml")

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from blokus import errors
+from blokus import errors, sgf, svg
 from blokus.board import Board, LegalMoves, Move, Outcome
 from blokus.errors import (
     BlokusError,
@@ -22,8 +22,6 @@ from blokus.errors import (
 )
 from blokus.selfplay import SelfplayResult, selfplay
 from blokus.variant import Piece, Variant, variants
-
-from blokus import sgf, svg  # noqa: E402  (they use Board)
 
 __version__ = "0.1.0"
 

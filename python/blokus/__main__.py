@@ -1,4 +1,5 @@
-from blokus.cli import main
 import sys
+
+from blokus.cli import main
 
 sys.exit(main())

@@ -1,7 +1,5 @@
 """Type stubs of the native module ``blokus._blokus`` (Rust, PyO3). Internal: use ``blokus``."""
 
-from __future__ import annotations
-
 from typing import TypeVar, final
 
 import numpy as np
@@ -17,10 +15,10 @@ __all__ = [
     "builtin_variant_ids",
     "builtin_variant_spec",
     "column_name",
-    "list_moves",
     "enumerate_moves",
-    "time_batch_replay",
+    "list_moves",
     "selfplay_games",
+    "time_batch_replay",
 ]
 
 @final

@@ -113,7 +113,7 @@ def blokus_rl_comparison(games: int, progress: Progress) -> list[tuple[str, floa
         t0 = time.perf_counter()
         for g in range(games):
             env.reset(seed=g)  # type: ignore[attr-defined]
-            for agent in env.agent_iter():  # type: ignore[attr-defined]
+            for _agent in env.agent_iter():  # type: ignore[attr-defined]
                 obs, _, term, trunc, _ = env.last()  # type: ignore[attr-defined]
                 if term or trunc:
                     env.step(None)  # type: ignore[attr-defined]
@@ -182,8 +182,14 @@ def batch_env_rates(variant_id: str, games: int = BATCH_GAMES, rounds: int = 3) 
     return games / rust, games / python
 
 
-def run(variants: list[str], seconds: float, threads: int | None, rl_games: int, out: TextIO | None = None,
-        progress_stream: TextIO | None = None) -> None:
+def run(
+    variants: list[str],
+    seconds: float,
+    threads: int | None,
+    rl_games: int,
+    out: TextIO | None = None,
+    progress_stream: TextIO | None = None,
+) -> None:
     # The streams are looked up when called, not when the module is imported, so that a
     # redirected sys.stdout (or a test's capture) is the one written to.
     out = out or sys.stdout
@@ -208,8 +214,11 @@ def run(variants: list[str], seconds: float, threads: int | None, rl_games: int,
     print(TABLE_HEADER, file=out)
     for r in rows:
         print(format_row(r), file=out)
-    print(f"\nbatch environment, {BATCH_GAMES} random games replayed on one thread with every observation"
-          " and mask written, games/s:", file=out)
+    print(
+        f"\nbatch environment, {BATCH_GAMES} random games replayed on one thread with every observation"
+        " and mask written, games/s:",
+        file=out,
+    )
     print(f"{'variant':<14}{'Rust':>12}{'BatchEnv':>12}{'Python/Rust':>13}", file=out)
     for vid, rust, python in batch_rows:
         print(f"{vid:<14}{rust:>12,.0f}{python:>12,.0f}{python / rust:>13.0%}", file=out)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, Union
+from typing import TYPE_CHECKING, Union
 
 from blokus import _blokus
 from blokus.errors import InvalidMoveError, InvalidPositionError
@@ -25,7 +26,7 @@ class Move:
     cell names.
     """
 
-    __slots__ = ("_variant", "_id")
+    __slots__ = ("_id", "_variant")
 
     def __init__(self, variant: Variant, id: int) -> None:
         if not 0 <= id < variant.num_placements:
@@ -151,7 +152,7 @@ class Board:
     (1, 'Orange')
     """
 
-    __slots__ = ("_variant", "_core")
+    __slots__ = ("_core", "_variant")
 
     def __init__(self, variant_: VariantLike = "classic", moves: Iterable[MoveLike] = ()) -> None:
         self._variant = variant(variant_)

@@ -123,7 +123,11 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
     letters = color_letters(v)
     names = ", ".join(f"{letter} {name}" for letter, name in zip(letters, v.colors))
     if len(fields) < 4:
-        what = ["the pieces" if v.geometry == "cube" else "the cells", "the colour to move (a colour letter or -)", "the colours out (letters or -)"]
+        what = [
+            "the pieces" if v.geometry == "cube" else "the cells",
+            "the colour to move (a colour letter or -)",
+            "the colours out (letters or -)",
+        ]
         raise fail(len(text), f"expected {what[len(fields) - 1]} after {fields[-1][1][:20]!r}")
     if len(fields) > 4:
         raise fail(fields[4][0], f"expected the end of the string after the four fields, found {fields[4][1]!r}")
@@ -189,7 +193,9 @@ def _read_cells(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[
         here = at + i
         if ch == "/":
             if col < len(rows[row]):
-                raise fail(here, f"expected {_cells(len(rows[row]) - col)} more in row {row + 1} from the top before '/'")
+                raise fail(
+                    here, f"expected {_cells(len(rows[row]) - col)} more in row {row + 1} from the top before '/'"
+                )
             row += 1
             col = 0
             if row >= len(rows):
@@ -203,7 +209,10 @@ def _read_cells(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[
             if run == 0 or text[i] == "0":
                 raise fail(here, f"a count of empty cells is 1 or more without leading zeros, not {text[i:j]!r}")
             if col + run > len(rows[row]):
-                raise fail(here, f"{_cells(run, 'empty cell')} {'does' if run == 1 else 'do'} not fit: only {len(rows[row]) - col} of the {len(rows[row])} cells of row {row + 1} from the top are left")
+                raise fail(
+                    here,
+                    f"{_cells(run, 'empty cell')} {'does' if run == 1 else 'do'} not fit: only {len(rows[row]) - col} of the {len(rows[row])} cells of row {row + 1} from the top are left",
+                )
             col += run
             i = j
         elif ch.lower() in letters:
@@ -216,7 +225,10 @@ def _read_cells(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[
             col += 1
             i += 1
         else:
-            raise fail(here, f"expected a colour letter ({names}; capitals for a last piece), a count of empty cells or '/', found {ch!r}")
+            raise fail(
+                here,
+                f"expected a colour letter ({names}; capitals for a last piece), a count of empty cells or '/', found {ch!r}",
+            )
     if row < len(rows) - 1 or col < len(rows[row]):
         missing = len(rows) - row - 1
         if col < len(rows[row]):
@@ -238,7 +250,10 @@ def _read_cells(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[
         marks = {upper[c] for c in cells}
         if len(marks) > 1:
             mixed = min(offset[c] for c in cells if upper[c] != upper[cells[0]])
-            raise fail(mixed, f"a piece is all capitals (its colour's last piece) or all small letters; this {v.colors[color]} piece mixes them")
+            raise fail(
+                mixed,
+                f"a piece is all capitals (its colour's last piece) or all small letters; this {v.colors[color]} piece mixes them",
+            )
         if upper[cells[0]]:
             if last[color] is not None:
                 raise fail(first, f"{v.colors[color]} has two last pieces (capitals); mark one")
@@ -250,7 +265,10 @@ def _read_cells(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[
         index = last[color]
         if index is None:
             if len(placements[color]) >= per_color:
-                raise fail(at, f"{v.colors[color]} has placed all its pieces: expected its last piece in capitals (it decides the bonus)")
+                raise fail(
+                    at,
+                    f"{v.colors[color]} has placed all its pieces: expected its last piece in capitals (it decides the bonus)",
+                )
             continue
         placements[color].append(placements[color].pop(index))
         where[color].append(where[color].pop(index))
@@ -267,7 +285,10 @@ def _read_pieces(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list
         if len(lists) > v.num_colors:
             extra = at + len("/".join(lists[: v.num_colors]))
             raise fail(extra, f"expected the end of the pieces after {v.num_colors} colours ({names}), found '/'")
-        raise fail(at + len(text), f"expected the pieces of {v.num_colors} colours ({names}) separated by '/', found {len(lists)}")
+        raise fail(
+            at + len(text),
+            f"expected the pieces of {v.num_colors} colours ({names}) separated by '/', found {len(lists)}",
+        )
     placements: list[list[int]] = [[] for _ in range(v.num_colors)]
     where: list[list[int]] = [[] for _ in range(v.num_colors)]
     start = at
@@ -277,11 +298,17 @@ def _read_pieces(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list
             offset = start
             for piece in part.split(";"):
                 if not piece:
-                    raise fail(offset, f"expected a piece of {name} in move text like a1@1,b1@1 (or '-' alone for none), found nothing")
+                    raise fail(
+                        offset,
+                        f"expected a piece of {name} in move text like a1@1,b1@1 (or '-' alone for none), found nothing",
+                    )
                 try:
                     placements[color].append(v._tables.parse_move(piece))
                 except InvalidMoveError as e:
-                    raise fail(offset, f"expected a piece of {name} in move text like a1@1,b1@1 (or '-' alone for none): {_reason(e)}") from None
+                    raise fail(
+                        offset,
+                        f"expected a piece of {name} in move text like a1@1,b1@1 (or '-' alone for none): {_reason(e)}",
+                    ) from None
                 where[color].append(offset)
                 offset += len(piece) + 1
         start += len(part) + 1

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from blokus.board import Board
 from blokus.errors import BlokusError
@@ -25,8 +25,14 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     v = _variant_arg(args.variant)
     bar = Progress(args.games, sys.stderr, sys.stderr.isatty())
     try:
-        r = selfplay(v, games=args.games, seed=args.seed, threads=args.threads, policy=args.policy,
-                     progress=lambda done, total: bar.update(done, "games"))
+        r = selfplay(
+            v,
+            games=args.games,
+            seed=args.seed,
+            threads=args.threads,
+            policy=args.policy,
+            progress=lambda done, total: bar.update(done, "games"),
+        )
     finally:
         bar.close()
     print(

@@ -45,8 +45,9 @@ from __future__ import annotations
 import bisect
 import codecs
 import re
+from collections.abc import Iterator, Sequence
 from os import PathLike
-from typing import IO, Iterator, Sequence, Union
+from typing import IO, Union
 
 from blokus.board import Board, Move, MoveLike
 from blokus.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, SgfError
@@ -113,7 +114,7 @@ class Node:
     Values are stored unescaped; the move and setup properties hold canonical move text.
     """
 
-    __slots__ = ("properties", "children", "parent", "line", "column", "_where")
+    __slots__ = ("_where", "children", "column", "line", "parent", "properties")
 
     def __init__(self, parent: Node | None = None, properties: dict[str, list[str]] | None = None) -> None:
         self.properties: dict[str, list[str]] = properties if properties is not None else {}
@@ -251,7 +252,7 @@ class Node:
     def add_variation(self, move: MoveLike, comment: str = "") -> Node:
         """Adds a child that plays ``move`` (legal after this node) and returns it."""
         board = self.board()
-        if isinstance(move, int) or isinstance(move, Move):
+        if isinstance(move, (int, Move)):
             m = Move(self.variant, move) if isinstance(move, int) else move
         else:
             m = board.parse_move(move)
@@ -462,9 +463,7 @@ def _apply(v: Variant, board: Board, node: Node) -> Board:
         if board.turn != color:
             if board.turn is None:
                 raise IllegalMoveError(f"illegal move {move} for {v.colors[color]}: the game is over")
-            raise IllegalMoveError(
-                f"illegal move {move} for {v.colors[color]}: it is {v.colors[board.turn]}'s turn"
-            )
+            raise IllegalMoveError(f"illegal move {move} for {v.colors[color]}: it is {v.colors[board.turn]}'s turn")
         board.push(move)
     return board
 
@@ -546,7 +545,10 @@ class _Reader:
             if i >= len(text):
                 opened = stack[-1][1] if stack else i
                 line, column = self.where(opened)
-                raise self.error(i, f"expected ')' to close the game tree opened at line {line}, column {column}, found the end of the file")
+                raise self.error(
+                    i,
+                    f"expected ')' to close the game tree opened at line {line}, column {column}, found the end of the file",
+                )
             ch = text[i]
             if ch == "(":
                 if current is None and stack:
@@ -555,11 +557,15 @@ class _Reader:
                 self.i = i + 1
                 self.skip_space()
                 if self.i >= len(text) or text[self.i] != ";":
-                    raise self.error(self.i, f"expected ';' to start the first node of a game tree, found {self.found(self.i)}")
+                    raise self.error(
+                        self.i, f"expected ';' to start the first node of a game tree, found {self.found(self.i)}"
+                    )
                 closed_child = False
             elif ch == ";":
                 if closed_child:
-                    raise self.error(i, "expected '(' or ')' after a variation, found ';' (nodes cannot follow variations)")
+                    raise self.error(
+                        i, "expected '(' or ')' after a variation, found ';' (nodes cannot follow variations)"
+                    )
                 node = Node(current)
                 node.line, node.column = self.where(i)
                 node._where = {"": i}
@@ -619,13 +625,17 @@ class _Reader:
                 k += 1
             out.append(text[i:k])
             if k >= len(text):
-                raise self.error(opened, f"expected ']' to end the value of {id} that starts here, found the end of the file")
+                raise self.error(
+                    opened, f"expected ']' to end the value of {id} that starts here, found the end of the file"
+                )
             if text[k] == "]":
                 self.i = k + 1
                 return "".join(out)
             # A backslash: the next character stands for itself; a line break after it vanishes.
             if k + 1 >= len(text):
-                raise self.error(opened, f"expected ']' to end the value of {id} that starts here, found the end of the file")
+                raise self.error(
+                    opened, f"expected ']' to end the value of {id} that starts here, found the end of the file"
+                )
             nxt = text[k + 1]
             if nxt in "\r\n":
                 i = k + 2
@@ -642,7 +652,9 @@ def _game_of(root: Node, reader: _Reader, variant_: VariantLike | None) -> Game:
     gm = root.get("GM")
     where = root._where or {}
     if gm is None:
-        raise reader.error(where.get("", 0), "the root node has no GM property: expected GM[Blokus Duo] or another game name")
+        raise reader.error(
+            where.get("", 0), "the root node has no GM property: expected GM[Blokus Duo] or another game name"
+        )
     if variant_ is not None:
         v = variant(variant_)
         if v.sgf_name != gm:
@@ -691,7 +703,9 @@ def _canonical(v: Variant, node: Node, reader: _Reader) -> None:
     setup_ids = _setup_colors(v)
     moves = [id for id in node.properties if id in move_ids]
     if len(moves) > 1:
-        raise reader.error(where.get(moves[1], where.get("", 0)), f"a node holds one move, but this one has {' and '.join(moves)}")
+        raise reader.error(
+            where.get(moves[1], where.get("", 0)), f"a node holds one move, but this one has {' and '.join(moves)}"
+        )
     props: dict[str, list[str]] = {}
     for id, values in node.properties.items():
         if id in move_ids:
@@ -702,7 +716,9 @@ def _canonical(v: Variant, node: Node, reader: _Reader) -> None:
                 raise reader.error(where.get(id, where.get("", 0)), f"{id}[{text}]: {_reason(e)}") from None
             new_id = move_property(v, move_ids[id])
             if new_id in node.properties and new_id != id:
-                raise reader.error(where.get(id, where.get("", 0)), f"a node holds one move, but this one has {id} and {new_id}")
+                raise reader.error(
+                    where.get(id, where.get("", 0)), f"a node holds one move, but this one has {id} and {new_id}"
+                )
             props[new_id] = [str(move)]
         elif id == OUT and _has_out(v):
             colors = _player_colors(v)

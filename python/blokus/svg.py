@@ -18,7 +18,8 @@ True
 from __future__ import annotations
 
 import math
-from typing import Mapping, Sequence, Union
+from collections.abc import Mapping, Sequence
+from typing import Union
 from xml.sax.saxutils import escape
 
 from blokus.board import Board, Move
@@ -239,7 +240,9 @@ def _flat(
                 continue
             fill = fills[who[0]] if len(who) == 1 else TEXT
             cx, cy = xy(geo.center(cell))
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="{unit * 0.2:.2f}" fill="{fill}" stroke="{_shade(fill, 0.6)}" stroke-width="{unit * 0.04:.2f}"/>')
+            out.append(
+                f'<circle cx="{cx}" cy="{cy}" r="{unit * 0.2:.2f}" fill="{fill}" stroke="{_shade(fill, 0.6)}" stroke-width="{unit * 0.04:.2f}"/>'
+            )
     # The last move.
     if move is not None:
         out.append(f'<g stroke="{HIGHLIGHT}" stroke-width="{unit * 0.16:.2f}" stroke-linecap="round">')

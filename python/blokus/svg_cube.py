@@ -11,7 +11,7 @@ True
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from blokus.board import Board, Move
 from blokus.svg import EMPTY, GRID, HIGHLIGHT, TEXT, _shade, _svg_open
@@ -178,7 +178,9 @@ def top_view(board: Board, size: int | None, coordinates: bool, move: Move | Non
         for column in sorted(footprint):
             if tops[column] in mine:
                 cx, cy = corner(column[0] + 0.2, column[1] + 0.2)
-                out.append(f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{unit * 0.09:.2f}" fill="{HIGHLIGHT}" fill-opacity="0.7"/>')
+                out.append(
+                    f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{unit * 0.09:.2f}" fill="{HIGHLIGHT}" fill-opacity="0.7"/>'
+                )
     if coordinates:
         out.append(
             f'<g font-family="sans-serif" font-size="{unit * 0.42:.2f}" fill="{TEXT}" text-anchor="middle" '

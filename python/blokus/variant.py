@@ -5,9 +5,10 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from os import PathLike
-from typing import Any, Mapping, Union
+from typing import Any, Union
 
 from blokus import _blokus
 from blokus.errors import InvalidVariantError
@@ -44,7 +45,7 @@ class Variant:
     Bad specs raise :class:`~blokus.errors.InvalidVariantError` naming the field at fault.
     """
 
-    __slots__ = ("_tables", "_spec", "_builtin", "pieces", "_cell_index", "_moves")
+    __slots__ = ("_builtin", "_cell_index", "_moves", "_spec", "_tables", "pieces")
 
     def __init__(self, spec: str | Mapping[str, Any]) -> None:
         #: Every placement as a Move, built on first use by the board (moves are immutable).
@@ -81,10 +82,7 @@ class Variant:
         except OSError as e:
             raise InvalidVariantError(f"{name}: cannot read: {e.strerror}") from None
         try:
-            if name.endswith(".toml"):
-                spec = tomllib.loads(data.decode("utf-8"))
-            else:
-                spec = json.loads(data)
+            spec = tomllib.loads(data.decode("utf-8")) if name.endswith(".toml") else json.loads(data)
         except (ValueError, UnicodeDecodeError) as e:
             raise InvalidVariantError(f"{name}: {e}") from None
         if not isinstance(spec, dict):
@@ -196,7 +194,7 @@ def _tables_from_json(text: str) -> _blokus.TablesCore:
     return _blokus.TablesCore.from_json(text)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _builtin(id: str) -> Variant:
     return Variant(id)
 

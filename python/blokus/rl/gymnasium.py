@@ -27,7 +27,7 @@ __all__ = ["BlokusVectorEnv"]
 class BlokusVectorEnv(gym.vector.VectorEnv[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` games stepped together in Rust."""
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012 - an instance variable of VectorEnv
 
     def __init__(self, variant_: VariantLike = "duo", num_envs: int = 16, threads: int | None = None) -> None:
         self._batch = BatchEnv(variant_, num_envs, threads)

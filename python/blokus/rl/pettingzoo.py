@@ -9,7 +9,7 @@ placement ids of the agent to move). At the end every agent is rewarded +1 as th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -24,7 +24,7 @@ __all__ = ["BlokusEnv", "env"]
 class BlokusEnv(AECEnv[str, dict[str, Any], int]):
     """Blokus as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["ansi"], "name": "blokus_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "blokus_v0", "is_parallelizable": False}
 
     def __init__(self, variant_: VariantLike = "duo", render_mode: str | None = None) -> None:
         super().__init__()
@@ -62,10 +62,10 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.board = Board(self.variant)
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self._agent_of_turn()
 
