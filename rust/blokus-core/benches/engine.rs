@@ -4,10 +4,7 @@
 
 use std::hint::black_box;
 
-use blokus_core::batch::time_replay;
-use blokus_core::playout::{play_game, play_uniform_fast, selfplay, Playout, Policy};
-use blokus_core::rng::Rng;
-use blokus_core::{tables, Board, Tables, Variant};
+use blokus_core::{selfplay, tables, time_replay, Board, Playout, Policy, Rng, Tables, Variant};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const VARIANTS: &[&str] = &[
@@ -24,31 +21,30 @@ const VARIANTS: &[&str] = &[
 ];
 
 fn random_games(c: &mut Criterion) {
-    // The selfplay path: incremental playouts where the variant has bit-sliced tables.
+    // The selfplay path: a playout (incremental on flat boards) reused from game to game.
     let mut g = c.benchmark_group("random_game");
     g.throughput(Throughput::Elements(1));
     for &id in VARIANTS {
         let t = tables(id).unwrap();
         let mut rng = Rng::new(1);
-        match Playout::new(&t) {
-            Some(mut game) => {
-                g.bench_function(id, |b| b.iter(|| black_box(game.play_out(&mut rng, None))))
-            }
-            None => g.bench_function(id, |b| {
-                b.iter(|| black_box(play_uniform_fast(&t, &mut rng, None)))
-            }),
-        };
+        let mut game = Playout::new(&t);
+        g.bench_function(id, |b| b.iter(|| black_box(game.play_out(&mut rng, None))));
     }
     g.finish();
-    // The plain path: one position, sampled by counting (or listing) each turn.
+    // The plain path: a board, a move sampled from its position each turn, played unchecked.
     let mut g = c.benchmark_group("random_game_by_position");
     g.throughput(Throughput::Elements(1));
     for &id in VARIANTS {
         let t = tables(id).unwrap();
         let mut rng = Rng::new(1);
-        let mut buf = Vec::with_capacity(4096);
         g.bench_function(id, |b| {
-            b.iter(|| black_box(play_game(&t, &mut rng, Policy::Uniform, &mut buf, false)))
+            b.iter(|| {
+                let mut board = Board::new(t.clone());
+                while let Some(m) = board.sample_move(&mut rng) {
+                    board.play_unchecked(m);
+                }
+                black_box(board.ply())
+            })
         });
     }
     g.finish();
@@ -80,7 +76,7 @@ fn legal_moves(c: &mut Criterion) {
         g.bench_function(format!("{id}_list"), |b| {
             b.iter(|| {
                 buf.clear();
-                board.position().legal_moves_into(board.tables(), &mut buf);
+                board.legal_moves_into(&mut buf);
                 black_box(buf.len())
             })
         });

@@ -8,8 +8,7 @@
 
 use std::time::Instant;
 
-use blokus_core::playout::{enumerate_in_playouts, list_in_games, selfplay, Policy};
-use blokus_core::tables;
+use blokus_core::{enumerate_in_playouts, list_in_games, selfplay, tables, Policy};
 
 fn main() {
     let mut args = std::env::args().skip(1);

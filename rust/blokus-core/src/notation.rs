@@ -1,7 +1,22 @@
-//! Move text in Pentobi's notation: cells separated by commas, e.g. `e10,d11,e11`.
+//! Move text in Pentobi's notation (docs/RULES.md, "Move text"): cells separated by commas, e.g.
+//! `e10,d11,e11`; in Blokus 3D each cube with its level, `a1@1,b1@1,b1@2`.
+//!
+//! ```
+//! use blokus_core::tables;
+//! let duo = tables("duo").unwrap();
+//! let id = duo.parse_move("E12,d11,e11,f11,e10").unwrap(); // any order, any case
+//! assert_eq!(duo.move_text(id), "e10,d11,e11,f11,e12"); // by row, then column
+//! assert!(duo.parse_move("e10,e12").is_err()); // two cells that form no piece
+//! ```
 
 use crate::geometry::Geometry;
-use crate::table::Tables;
+use crate::placement::MAX_PIECE_CELLS;
+use crate::tables::Tables;
+
+pub use crate::geometry::column_name;
+
+/// The most characters of the user's text an error quotes.
+const QUOTED: usize = 24;
 
 /// Why a move text names no placement.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,6 +63,11 @@ pub enum MoveTextError {
         /// The canonical text of the cells.
         cells: String,
     },
+    /// More cells than any piece has.
+    TooManyCells {
+        /// The most cells a piece has.
+        most: usize,
+    },
 }
 
 impl std::fmt::Display for MoveTextError {
@@ -82,65 +102,82 @@ impl std::fmt::Display for MoveTextError {
             MoveTextError::NoPiece { cells } => {
                 write!(f, "cells {cells} do not form a piece of this variant")
             }
+            MoveTextError::TooManyCells { most } => {
+                write!(f, "more than {most} cells: no piece has that many")
+            }
         }
     }
 }
 
 impl std::error::Error for MoveTextError {}
 
-/// The canonical text of a placement: cells sorted by row, then column, lower case (on cube
-/// boards by level, row, column: `a1@1,b1@1,b1@2`).
-pub fn move_text(t: &Tables, id: u32) -> String {
-    cells_text(t, t.placements[id as usize].cells())
-}
-
-/// Canonical text of a set of cells.
-pub fn cells_text(t: &Tables, cells: &[u16]) -> String {
-    let v = &t.variant;
-    let mut sorted: Vec<u16> = cells.to_vec();
-    sorted.sort_by_key(|&c| {
-        let [x, y, z] = v.cells[c as usize];
-        (z, y, x)
-    });
-    sorted
-        .iter()
-        .map(|&c| v.cell_name(c as usize))
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// Parses move text (any cell order, any case) into a placement id.
-pub fn parse_move(t: &Tables, text: &str) -> Result<u32, MoveTextError> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(MoveTextError::Empty);
+/// At most [`QUOTED`] characters of `text`, marked when cut.
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
     }
-    let mut cells: Vec<u16> = Vec::new();
-    for (index, item) in text.split(',').enumerate() {
-        let item = item.trim();
-        let Some(coord) = t.variant.cell_coord(item) else {
-            let text = item.to_string();
-            return Err(match t.variant.geometry {
-                Geometry::Cube => MoveTextError::BadCube { index, text },
-                _ => MoveTextError::BadCell { index, text },
-            });
-        };
-        let cell = t.variant.cell_at(coord).ok_or_else(|| {
-            let text = item.to_ascii_lowercase();
-            match t.variant.limit_over(coord) {
-                Some(limit) if coord[2] >= 0 => MoveTextError::AboveLimit { index, text, limit },
-                _ => MoveTextError::OffBoard { index, text },
-            }
-        })?;
-        if cells.contains(&(cell as u16)) {
-            return Err(MoveTextError::Repeated {
-                text: item.to_ascii_lowercase(),
-            });
+}
+
+impl Tables {
+    /// The canonical text of placement `id` (which must exist): cells sorted by row, then
+    /// column, lower case (on cube boards by level, row, column: `a1@1,b1@1,b1@2`).
+    pub fn move_text(&self, id: u32) -> String {
+        self.cells_text(self.get(id).cells())
+    }
+
+    /// Canonical text of a set of cells.
+    pub fn cells_text(&self, cells: &[u16]) -> String {
+        let mut sorted: Vec<u16> = cells.to_vec();
+        self.variant.sort_cells(&mut sorted);
+        sorted
+            .iter()
+            .map(|&c| self.variant.cell_name(usize::from(c)))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The placement move text names (any cell order, any case).
+    pub fn parse_move(&self, text: &str) -> Result<u32, MoveTextError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(MoveTextError::Empty);
         }
-        cells.push(cell as u16);
+        let v = &self.variant;
+        let mut cells: Vec<u16> = Vec::new();
+        for (index, item) in text.split(',').enumerate() {
+            if index == MAX_PIECE_CELLS {
+                return Err(MoveTextError::TooManyCells {
+                    most: MAX_PIECE_CELLS,
+                });
+            }
+            let item = item.trim();
+            let Some(coord) = v.cell_coord(item) else {
+                let text = quoted(item);
+                return Err(match v.geometry {
+                    Geometry::Cube => MoveTextError::BadCube { index, text },
+                    _ => MoveTextError::BadCell { index, text },
+                });
+            };
+            let cell = v.cell_at(coord).ok_or_else(|| {
+                let text = item.to_ascii_lowercase();
+                match v.limit_over(coord) {
+                    Some(limit) if coord[2] >= 0 => {
+                        MoveTextError::AboveLimit { index, text, limit }
+                    }
+                    _ => MoveTextError::OffBoard { index, text },
+                }
+            })?;
+            if cells.contains(&(cell as u16)) {
+                return Err(MoveTextError::Repeated {
+                    text: item.to_ascii_lowercase(),
+                });
+            }
+            cells.push(cell as u16);
+        }
+        let canonical = self.cells_text(&cells);
+        cells.sort_unstable();
+        self.placement_of_cells(&cells)
+            .ok_or(MoveTextError::NoPiece { cells: canonical })
     }
-    let canonical = cells_text(t, &cells);
-    cells.sort_unstable();
-    t.placement_of_cells(&cells)
-        .ok_or(MoveTextError::NoPiece { cells: canonical })
 }

@@ -1,13 +1,12 @@
-//! Blokus 3D rules on hand-worked positions (RULES.md, "Blokus 3D"): support, height limits,
+//! Blokus 3D rules on hand-worked positions (docs/RULES.md, "Blokus 3D"): support, height limits,
 //! first moves, face contact, elimination and the skip option, scoring, the `_2x2` winner, move
 //! text, and user-defined structures.
 
 use std::sync::Arc;
 
-use blokus_core::notation::{parse_move, MoveTextError};
-use blokus_core::rng::Rng;
-use blokus_core::table::Tables;
-use blokus_core::{score, stacking, tables, Board, Illegal, Scoring, Variant};
+use blokus_core::{
+    scores, tables, winners, Board, Illegal, MoveTextError, Rng, Scoring, Tables, Variant,
+};
 
 fn board(id: &str) -> Board {
     Board::new(tables(id).unwrap())
@@ -25,14 +24,17 @@ fn play(b: &mut Board, moves: &[&str]) {
 
 /// Why the move is illegal for the colour to move (`None`: legal).
 fn why(b: &Board, text: &str) -> Option<Illegal> {
-    let id = parse_move(b.tables(), text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let id = b
+        .tables()
+        .parse_move(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
     let reason = b.why_illegal(id).unwrap();
     assert_eq!(reason.is_none(), b.legal_moves().contains(&id), "{text}");
     reason
 }
 
 fn cell(b: &Board, name: &str) -> usize {
-    b.tables().variant.parse_cell(name).unwrap()
+    b.tables().variant().parse_cell(name).unwrap()
 }
 
 #[test]
@@ -73,7 +75,7 @@ fn no_cube_goes_above_its_column_limit() {
     let mut b = board("3d_tower_2");
     let t = Arc::clone(b.tables());
     assert_eq!(
-        parse_move(&t, "a1@6,a1@7"),
+        t.parse_move("a1@6,a1@7"),
         Err(MoveTextError::AboveLimit {
             index: 1,
             text: "a1@7".into(),
@@ -81,7 +83,7 @@ fn no_cube_goes_above_its_column_limit() {
         })
     );
     play(&mut b, &["a1@1,a1@2,a1@3,a1@4", "b1@1,b1@2", "a1@5,a1@6"]);
-    assert_eq!(stacking::heights(&t, b.position())[0], 6);
+    assert_eq!(b.heights()[0], 6);
     // Column a1 is full: no move of colour 1 (whose cubes touch it) uses it any more.
     assert!(b
         .legal_moves()
@@ -91,14 +93,14 @@ fn no_cube_goes_above_its_column_limit() {
     // The pyramid's rim is one cube high, its centre four.
     let p = tables("3d_pyramid").unwrap();
     assert!(matches!(
-        parse_move(&p, "a1@1,a1@2"),
+        p.parse_move("a1@1,a1@2"),
         Err(MoveTextError::AboveLimit { limit: 1, .. })
     ));
     assert!(matches!(
-        parse_move(&p, "d4@4,d4@5"),
+        p.parse_move("d4@4,d4@5"),
         Err(MoveTextError::AboveLimit { limit: 4, .. })
     ));
-    assert!(parse_move(&p, "d4@3,d4@4").is_ok());
+    assert!(p.parse_move("d4@3,d4@4").is_ok());
 }
 
 #[test]
@@ -110,16 +112,16 @@ fn colour_0_starts_anywhere_that_holds_it() {
     // The first moves are exactly the placements whose every cube is on level 1 or on a cube of
     // the same piece.
     let t = b.tables();
-    let standing = t
-        .placements
-        .iter()
+    let cells = t.variant().cells();
+    let standing = (0..t.num_placements() as u32)
+        .map(|id| t.placement(id).unwrap())
         .filter(|p| {
             p.cells().iter().all(|&c| {
-                let [x, y, z] = t.variant.cells[c as usize];
+                let [x, y, z] = cells[c as usize];
                 z == 0
                     || p.cells()
                         .iter()
-                        .any(|&d| t.variant.cells[d as usize] == [x, y, z - 1])
+                        .any(|&d| cells[d as usize] == [x, y, z - 1])
             })
         })
         .count();
@@ -189,7 +191,7 @@ fn a_blocked_colour_is_out_for_good() {
     play(&mut b, &["a2@1,b2@1,c2@1,d2@1"]);
     // Colour 1 cannot move: it is out, and colour 0, left alone, keeps playing.
     assert_eq!(b.turn(), Some(0));
-    assert_eq!(b.position().out, 0b10);
+    assert!(!b.position().is_out(0) && b.position().is_out(1));
     play(&mut b, &["a2@2,b2@2,c2@2,c2@3"]);
     // Room has opened for colour 1, but it stays out; colour 0 has no piece left.
     assert_eq!(b.turn(), None);
@@ -202,7 +204,7 @@ fn with_the_skip_option_a_blocked_colour_tries_again() {
     let mut b = gap_structure("skip");
     play(&mut b, &["a2@1,b2@1,c2@1,d2@1"]);
     assert_eq!(b.turn(), Some(0));
-    assert_eq!(b.position().out, 0);
+    assert!(!b.position().is_out(0) && !b.position().is_out(1));
     play(&mut b, &["a2@2,b2@2,c2@2,c2@3"]);
     assert_eq!(b.turn(), Some(1));
     assert_eq!(b.legal_moves().len(), 1);
@@ -228,33 +230,33 @@ fn points_are_columns_seen_from_above_minus_pieces_in_hand() {
         ],
     );
     let t = Arc::clone(b.tables());
-    let pos = b.position();
     let mut heights = vec![2, 2, 2, 1, 1, 1, 1, 1];
     heights.resize(16, 0);
-    assert_eq!(stacking::heights(&t, pos), heights);
+    assert_eq!(b.heights(), heights);
     let mut tops: Vec<Option<usize>> = [0, 0, 0, 1, 2, 2, 3, 3].map(Some).to_vec();
     tops.resize(16, None);
-    assert_eq!(stacking::top_colors(&t, pos), tops);
-    assert_eq!(stacking::visible(&t, pos), [3, 1, 2, 2]);
+    assert_eq!(b.top_colors(), tops);
     // Pieces in hand: 11 - 2 for colour 0, 11 - 1 for the others.
     let points = b.points(Scoring::Advanced);
     assert_eq!(points, [3 - 9, 1 - 10, 2 - 10, 2 - 10]);
     assert_eq!(b.points(Scoring::Basic), points, "one way to count in 3D");
     assert_eq!(b.result_line(), "-6 -9 -8 -8");
-    assert_eq!(score::winners(&score::scores(&t, &points)), [0]);
+    assert_eq!(winners(&scores(t.variant(), &points)), [0]);
 }
 
 #[test]
-fn visible_columns_agree_with_the_top_cube_of_each_column() {
-    // `visible` reads the top cubes off the surface; `top_colors` climbs each column.
+fn points_are_the_columns_each_colour_tops_minus_its_pieces_in_hand() {
+    // The points read the top cubes off the surface; `top_colors` climbs each column.
     for id in ["3d_tower", "3d_wall", "3d_steps", "3d_pyramid"] {
         let t = tables(id).unwrap();
+        let n = t.variant().num_colors();
         after_every_random_move(&t, 5, 7, |b| {
-            let mut tally = vec![0; t.variant.num_colors()];
-            for c in stacking::top_colors(&t, b.position()).into_iter().flatten() {
-                tally[c] += 1;
+            let mut expected: Vec<i32> =
+                (0..n).map(|c| b.position().placed(c) as i32 - 11).collect();
+            for c in b.top_colors().into_iter().flatten() {
+                expected[c] += 1;
             }
-            assert_eq!(stacking::visible(&t, b.position()), tally, "{id}");
+            assert_eq!(b.points(Scoring::Advanced), expected, "{id}");
         });
     }
 }
@@ -275,14 +277,14 @@ fn after_every_random_move(t: &Arc<Tables>, games: usize, seed: u64, mut f: impl
 #[test]
 fn in_2x2_the_owner_of_the_single_best_colour_wins() {
     let t = tables("3d_tower_2x2").unwrap();
-    let winners = |points: [i32; 4]| score::winners(&score::scores(&t, &points));
+    let winners_of = |points: [i32; 4]| winners(&scores(t.variant(), &points));
     // Player 0 (colours 0, 2) owns the best colour, though player 1's colours sum higher.
-    assert_eq!(score::scores(&t, &[5, 3, -10, 4]), [5, 4]);
-    assert_eq!(winners([5, 3, -10, 4]), [0]);
+    assert_eq!(scores(t.variant(), &[5, 3, -10, 4]), [5, 4]);
+    assert_eq!(winners_of([5, 3, -10, 4]), [0]);
     // Colours of both players tie for best: both win.
-    assert_eq!(winners([2, 6, 6, 1]), [0, 1]);
+    assert_eq!(winners_of([2, 6, 6, 1]), [0, 1]);
     // A tie between one player's own colours is still that player's win.
-    assert_eq!(winners([6, 1, 6, 1]), [0]);
+    assert_eq!(winners_of([6, 1, 6, 1]), [0]);
     // The result line shows every colour.
     let mut b = Board::new(t);
     play(&mut b, &["a1@1,b1@1"]);
@@ -293,13 +295,10 @@ fn in_2x2_the_owner_of_the_single_best_colour_wins() {
 fn move_text_names_cubes_by_column_row_and_level() {
     let t = tables("3d_tower").unwrap();
     // Written sorted by level, then row, then column; read in any order and case.
-    let id = parse_move(&t, "a1@2, A2@1,b1@1 ,a1@1").unwrap();
+    let id = t.parse_move("a1@2, A2@1,b1@1 ,a1@1").unwrap();
+    assert_eq!(t.move_text(id), "a1@1,b1@1,a2@1,a1@2");
     assert_eq!(
-        blokus_core::notation::move_text(&t, id),
-        "a1@1,b1@1,a2@1,a1@2"
-    );
-    assert_eq!(
-        t.variant.pieces[t.placements[id as usize].piece as usize].name,
+        t.variant().pieces()[t.placement(id).unwrap().piece()].name,
         "tripod"
     );
     for (text, expected) in [
@@ -312,7 +311,7 @@ fn move_text_names_cubes_by_column_row_and_level() {
         ("a1@1,a1@1", "Repeated"),
         ("a1@1,c1@1", "NoPiece"),
     ] {
-        let e = parse_move(&t, text).unwrap_err();
+        let e = t.parse_move(text).unwrap_err();
         assert!(format!("{e:?}").starts_with(expected), "{text}: {e:?}");
     }
 }
@@ -324,13 +323,23 @@ fn users_define_their_own_structures() {
     let spec = r#"{"id": "plus", "board": {"geometry": "cube", "structure": [".2.", "242", ".2."]},
                    "colors": ["Blue", "Yellow"], "players": [[0], [1]], "pieces": {}}"#;
     let v = Variant::from_json(spec).unwrap();
-    assert_eq!(v.structure.as_ref().unwrap().limits, [1, 1, 2, 1, 1]);
+    let limits = v.structure().unwrap().limits.clone();
+    assert_eq!(limits, [1, 1, 2, 1, 1]);
     assert_eq!(v.num_cells(), 6);
     let t = Arc::new(Tables::new(v));
+    let mut centre_full = false;
     after_every_random_move(&t, 20, 3, |b| {
-        let visible: u32 = stacking::visible(&t, b.position()).iter().sum();
-        assert!(visible <= 5);
+        let heights = b.heights();
+        assert!(
+            heights.iter().zip(&limits).all(|(h, l)| h <= l),
+            "{heights:?}"
+        );
+        centre_full |= heights[2] == 2;
     });
+    assert!(
+        centre_full,
+        "the centre column is filled to its limit in some game"
+    );
 }
 
 #[test]

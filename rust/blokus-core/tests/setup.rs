@@ -3,54 +3,71 @@
 
 use std::sync::Arc;
 
-use blokus_core::notation::parse_move;
-use blokus_core::position::NO_COLOR;
-use blokus_core::rng::Rng;
-use blokus_core::setup::pieces_of_cells;
-use blokus_core::variant::builtin_ids;
-use blokus_core::{tables, Board, Position, Scoring, Setup, SetupError, SetupTurn, Tables};
+use blokus_core::{
+    builtin_ids, pieces_of_cells, tables, Board, Rng, Scoring, Setup, SetupError, SetupTurn,
+    Tables, Variant,
+};
+
+fn out_bits(board: &Board) -> u8 {
+    let n = board.tables().variant().num_colors();
+    (0..n)
+        .filter(|&c| board.position().is_out(c))
+        .fold(0, |bits, c| bits | 1 << c)
+}
 
 fn rebuilt(board: &Board) -> Board {
-    let (t, pos) = (board.tables(), board.position());
-    let turn = if pos.to_move == NO_COLOR {
-        SetupTurn::GameOver
-    } else {
-        SetupTurn::Color(pos.to_move as usize)
+    let t = board.tables();
+    let turn = match board.turn() {
+        None => SetupTurn::GameOver,
+        Some(c) => SetupTurn::Color(c),
     };
     let setup = Setup {
         placements: board.placements(),
         turn,
-        out: pos.out,
+        out: out_bits(board),
     };
     Board::from_setup(t.clone(), &setup).unwrap_or_else(|e| panic!("{}", e.describe(t)))
 }
 
-fn same_behaviour(t: &Tables, a: &Position, b: &Position, at: &str) {
-    assert_eq!(a.to_move, b.to_move, "{at}: to move");
-    assert_eq!(a.out, b.out, "{at}: out");
-    assert_eq!(a.hash, b.hash, "{at}: hash");
-    assert_eq!(a.occupied, b.occupied, "{at}: occupied");
-    assert_eq!(a.cells, b.cells, "{at}: cells");
-    assert_eq!(a.forbidden, b.forbidden, "{at}: forbidden");
-    assert_eq!(a.left, b.left, "{at}: pieces left");
-    assert_eq!(a.placed, b.placed, "{at}: placed");
-    assert_eq!(a.last_piece, b.last_piece, "{at}: last piece");
-    // Play leaves cells other colours covered later in `attach`; only the usable ones matter.
-    let usable =
-        |p: &Position| -> Vec<_> { (0..4).map(|c| p.attach[c] & !p.forbidden[c]).collect() };
-    assert_eq!(usable(a), usable(b), "{at}: attach");
-    assert_eq!(a.surface, b.surface, "{at}: surface");
-    let mut ma = a.legal_moves(t);
-    let mut mb = b.legal_moves(t);
+/// Two boards whose positions are the same state of the game: every part the rules keep, and
+/// what follows from it.
+fn same_behaviour(a: &Board, b: &Board, at: &str) {
+    let (p, q) = (a.position(), b.position());
+    let n = a.tables().variant().num_colors();
+    let pieces = a.tables().variant().pieces().len();
+    assert_eq!(p.turn(), q.turn(), "{at}: to move");
+    assert_eq!(out_bits(a), out_bits(b), "{at}: out");
+    assert_eq!(p.hash(), q.hash(), "{at}: hash");
+    assert_eq!(p.occupied(), q.occupied(), "{at}: occupied");
+    for c in 0..n {
+        assert_eq!(p.cells(c), q.cells(c), "{at}: cells");
+        assert_eq!(p.placed(c), q.placed(c), "{at}: placed");
+        assert_eq!(p.last_piece(c), q.last_piece(c), "{at}: last piece");
+        for piece in 0..pieces {
+            assert_eq!(
+                p.copies_left(c, piece),
+                q.copies_left(c, piece),
+                "{at}: pieces left"
+            );
+        }
+        if let (Some(r), Some(s)) = (p.corner(), q.corner()) {
+            assert_eq!(r.forbidden(c), s.forbidden(c), "{at}: forbidden");
+            // Play leaves cells other colours covered later in `attach`; only the usable ones
+            // matter.
+            let usable = |x: &blokus_core::CornerState| *x.attach(c) & !*x.forbidden(c);
+            assert_eq!(usable(r), usable(s), "{at}: attach");
+        }
+    }
+    if let (Some(r), Some(s)) = (p.stacking(), q.stacking()) {
+        assert_eq!(r.surface(), s.surface(), "{at}: surface");
+    }
+    let mut ma = a.legal_moves();
+    let mut mb = b.legal_moves();
     ma.sort_unstable();
     mb.sort_unstable();
     assert_eq!(ma, mb, "{at}: legal moves");
     for scoring in [Scoring::Advanced, Scoring::Basic] {
-        assert_eq!(
-            blokus_core::score::points(t, a, scoring),
-            blokus_core::score::points(t, b, scoring),
-            "{at}: points"
-        );
+        assert_eq!(a.points(scoring), b.points(scoring), "{at}: points");
     }
 }
 
@@ -62,7 +79,7 @@ fn every_position_of_random_games_can_be_set_up() {
     // Blokus 3D where blocked colours are skipped instead of knocked out.
     let spec = r#"{"id": "hut", "board": {"geometry": "cube", "structure": ["444", "445"]},
         "colors": ["Blue", "Red"], "players": [[0], [1]], "pieces": {}, "blocked": "skip"}"#;
-    let hut = Arc::new(Tables::new(blokus_core::Variant::from_json(spec).unwrap()));
+    let hut = Arc::new(Tables::new(Variant::from_json(spec).unwrap()));
     random_games_set_up(hut, "hut");
 }
 
@@ -73,10 +90,9 @@ fn random_games_set_up(t: Arc<Tables>, id: &str) {
         loop {
             let at = format!("{id} game {game} ply {}", board.ply());
             let pos = *board.position();
-            let set_up_board = rebuilt(&board);
-            assert_eq!(set_up_board.placements(), board.placements(), "{at}");
-            let set_up = *set_up_board.position();
-            same_behaviour(&t, &pos, &set_up, &at);
+            let mut set_up = rebuilt(&board);
+            assert_eq!(set_up.placements(), board.placements(), "{at}");
+            same_behaviour(&board, &set_up, &at);
             // Under the corner rule the cells alone say where the pieces are.
             if let Some(found) = pos.placements_from_cells(&t) {
                 let sorted = |mut p: Vec<Vec<u32>>| {
@@ -89,12 +105,9 @@ fn random_games_set_up(t: Arc<Tables>, id: &str) {
             let Some(id) = board.sample_move(&mut rng) else {
                 break;
             };
-            let mut a = pos;
-            let mut b = set_up;
-            a.play(&t, id);
-            b.play(&t, id);
-            same_behaviour(&t, &a, &b, &at);
             board.play(id).unwrap();
+            set_up.play(id).unwrap();
+            same_behaviour(&board, &set_up, &at);
         }
     }
 }
@@ -119,14 +132,20 @@ fn the_last_piece_decides_the_bonus() {
             .collect::<Vec<_>>()
     );
     let last = *placements[0].last().unwrap();
-    assert_eq!(t.placements[last as usize].piece, pos.last_piece[0]);
+    assert_eq!(Some(t.placement(last).unwrap().piece()), pos.last_piece(0));
     let setup = Setup {
         placements: placements.clone(),
         turn: SetupTurn::GameOver,
-        out: pos.out,
+        out: out_bits(&board),
     };
-    let again = Position::from_setup(&t, &setup).unwrap();
-    assert_eq!(again.last_piece[..2], pos.last_piece[..2]);
+    let again = Board::from_setup(t.clone(), &setup).unwrap();
+    for c in 0..2 {
+        assert_eq!(again.position().last_piece(c), pos.last_piece(c));
+    }
+    assert_eq!(
+        again.points(Scoring::Advanced),
+        board.points(Scoring::Advanced)
+    );
 }
 
 #[test]
@@ -137,19 +156,19 @@ fn first_from_skips_colours_that_cannot_move() {
         turn: SetupTurn::FirstFrom(1),
         out: 0,
     };
-    let pos = Position::from_setup(&t, &setup).unwrap();
-    assert_eq!(pos.to_move, 1);
-    assert_eq!(pos.count_moves(&t), 414);
+    let b = Board::from_setup(t, &setup).unwrap();
+    assert_eq!(b.turn(), Some(1));
+    assert_eq!(b.count_moves(), 414);
 }
 
 fn err(id: &str, placements: &[&[&str]], turn: SetupTurn, out: u8) -> (SetupError, String) {
     let t = tables(id).unwrap();
     let placements = placements
         .iter()
-        .map(|ms| ms.iter().map(|m| parse_move(&t, m).unwrap()).collect())
+        .map(|ms| ms.iter().map(|m| t.parse_move(m).unwrap()).collect())
         .collect();
-    let e = Position::from_setup(
-        &t,
+    let e = Board::from_setup(
+        t.clone(),
         &Setup {
             placements,
             turn,
@@ -226,21 +245,16 @@ fn broken_setups_say_what_is_wrong() {
 #[test]
 fn groups_of_cells_are_the_pieces() {
     let t = tables("duo").unwrap();
-    let mut colors = vec![None; t.variant.num_cells()];
+    let v = t.variant();
+    let mut colors = vec![None; v.num_cells()];
     for name in ["e10", "f10", "g11"] {
-        colors[t.variant.parse_cell(name).unwrap()] = Some(0);
+        colors[v.parse_cell(name).unwrap()] = Some(0);
     }
-    colors[t.variant.parse_cell("e11").unwrap()] = Some(1);
+    colors[v.parse_cell("e11").unwrap()] = Some(1);
     let groups = pieces_of_cells(&t, &colors);
     let texts: Vec<(usize, String, bool)> = groups
         .iter()
-        .map(|g| {
-            (
-                g.color,
-                blokus_core::notation::cells_text(&t, &g.cells),
-                g.placement.is_some(),
-            )
-        })
+        .map(|g| (g.color, t.cells_text(&g.cells), g.placement.is_some()))
         .collect();
     assert_eq!(
         texts,
@@ -253,7 +267,7 @@ fn groups_of_cells_are_the_pieces() {
 }
 
 fn ids(t: &Tables, texts: &[&str]) -> Vec<u32> {
-    texts.iter().map(|m| parse_move(t, m).unwrap()).collect()
+    texts.iter().map(|m| t.parse_move(m).unwrap()).collect()
 }
 
 #[test]
@@ -282,14 +296,14 @@ fn stacked_pieces_may_come_in_any_order() {
         out: 0,
     };
     let b = Board::from_setup(t.clone(), &setup).unwrap();
-    same_behaviour(&t, played.position(), b.position(), "3d_tower");
+    same_behaviour(&played, &b, "3d_tower");
     assert_eq!(b.placements(), played.placements());
     // The top piece first: the same board, only another last piece.
     let mut top_first = setup.clone();
     top_first.placements[0].reverse();
-    let c = Position::from_setup(&t, &top_first).unwrap();
-    assert_eq!(c.surface, played.position().surface);
-    assert_eq!(c.legal_moves(&t), played.legal_moves());
+    let c = Board::from_setup(t.clone(), &top_first).unwrap();
+    assert_eq!(c.position().stacking(), played.position().stacking());
+    assert_eq!(c.legal_moves(), played.legal_moves());
 }
 
 #[test]
@@ -341,7 +355,7 @@ fn broken_3d_setups_say_what_is_wrong() {
         turn: SetupTurn::Color(0),
         out: 0,
     };
-    assert!(Position::from_setup(&t, &setup).is_ok());
+    assert!(Board::from_setup(t, &setup).is_ok());
 }
 
 #[test]
@@ -355,12 +369,11 @@ fn out_colours_under_knock_out_may_have_moves() {
         turn: SetupTurn::Color(2),
         out: 0b0010,
     };
-    let pos = Position::from_setup(&t, &setup).unwrap();
-    assert!(pos.has_move(&t, 1));
-    assert_eq!((pos.to_move, pos.out), (2, 0b0010));
-    let mut next = pos;
-    next.play(&t, parse_move(&t, "c1@1,d1@1").unwrap());
-    assert_eq!(next.to_move, 3, "Yellow stays out");
+    let mut b = Board::from_setup(t.clone(), &setup).unwrap();
+    assert!(b.has_move(1));
+    assert_eq!((b.turn(), out_bits(&b)), (Some(2), 0b0010));
+    b.play_text("c1@1,d1@1").unwrap();
+    assert_eq!(b.turn(), Some(3), "Yellow stays out");
 
     // The colour to move cannot be out; a finished game needs every colour out or blocked.
     let (e, _) = err("3d_tower", &[&["a1@1,b1@1"]], SetupTurn::Color(1), 0b0010);
@@ -376,31 +389,31 @@ fn out_colours_under_knock_out_may_have_moves() {
         turn: SetupTurn::GameOver,
         out: 0b1111,
     };
-    let pos = Position::from_setup(&t, &over).unwrap();
-    assert_eq!((pos.to_move, pos.out), (NO_COLOR, 0b1111));
-    assert_eq!(pos.count_moves(&t), 0);
+    let b = Board::from_setup(t, &over).unwrap();
+    assert_eq!((b.turn(), out_bits(&b)), (None, 0b1111));
+    assert_eq!(b.count_moves(), 0);
 }
 
 #[test]
 fn where_blocked_colours_are_skipped_nobody_is_out_before_the_end() {
     let spec = r#"{"id": "hut", "board": {"geometry": "cube", "structure": ["44", "45"]},
         "colors": ["Blue", "Red"], "players": [[0], [1]], "pieces": {}, "blocked": "skip"}"#;
-    let t = Tables::new(blokus_core::Variant::from_json(spec).unwrap());
+    let t = Arc::new(Tables::new(Variant::from_json(spec).unwrap()));
     let setup = |out: u8, turn: SetupTurn| Setup {
         placements: vec![],
         turn,
         out,
     };
     // Red cannot move yet (its first piece must touch a cube), but is not out: it is skipped.
-    let e = Position::from_setup(&t, &setup(0b10, SetupTurn::Color(0))).unwrap_err();
+    let e = Board::from_setup(t.clone(), &setup(0b10, SetupTurn::Color(0))).unwrap_err();
     assert_eq!(e, SetupError::NeverOut { color: 1 });
     assert_eq!(
         e.describe(&t),
         "Red is listed as out, but hut skips a blocked colour instead: nobody is out before \
          the game is over"
     );
-    let e = Position::from_setup(&t, &setup(0b01, SetupTurn::Color(1))).unwrap_err();
+    let e = Board::from_setup(t.clone(), &setup(0b01, SetupTurn::Color(1))).unwrap_err();
     assert_eq!(e, SetupError::CanMove { color: 0 });
-    let pos = Position::from_setup(&t, &setup(0, SetupTurn::Color(0))).unwrap();
-    assert_eq!((pos.to_move, pos.out), (0, 0));
+    let b = Board::from_setup(t, &setup(0, SetupTurn::Color(0))).unwrap();
+    assert_eq!((b.turn(), out_bits(&b)), (Some(0), 0));
 }

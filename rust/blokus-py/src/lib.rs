@@ -4,14 +4,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use blokus_core::batch::{time_replay, Batch, Outputs, StepError};
-use blokus_core::notation::{move_text, parse_move};
-use blokus_core::playout::{enumerate_in_playouts, list_in_games, selfplay, Policy};
-use blokus_core::rng::Rng;
-use blokus_core::setup::pieces_of_cells;
-use blokus_core::variant::{builtin_ids, builtin_spec_json};
 use blokus_core::{
-    score, stacking, Board, PlayError, Scoring, Setup, SetupError, SetupTurn, Tables, Variant,
+    builtin_ids, builtin_spec_json, enumerate_in_playouts, list_in_games, pieces_of_cells, rewards,
+    scores, selfplay, time_replay, Batch, Board, Grid, Outputs, Placement, PlayError, Policy, Rng,
+    Scoring, Setup, SetupError, SetupTurn, StepError, Tables, Variant,
 };
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
@@ -99,38 +95,38 @@ impl TablesCore {
 
     #[getter]
     fn id(&self) -> String {
-        self.t.variant.id.clone()
+        self.t.variant().id().to_string()
     }
     #[getter]
     fn name(&self) -> String {
-        self.t.variant.name.clone()
+        self.t.variant().name().to_string()
     }
     #[getter]
     fn sgf_name(&self) -> Option<String> {
-        self.t.variant.sgf_name.clone()
+        self.t.variant().sgf_name().map(str::to_string)
     }
     #[getter]
     fn colors(&self) -> Vec<String> {
-        self.t.variant.colors.clone()
+        self.t.variant().colors().to_vec()
     }
     #[getter]
     fn players(&self) -> Vec<Vec<usize>> {
-        self.t.variant.players.clone()
+        self.t.variant().players().to_vec()
     }
     #[getter]
     fn shared_colors(&self) -> Vec<usize> {
-        self.t.variant.shared_colors.clone()
+        self.t.variant().shared_colors().to_vec()
     }
     #[getter]
     fn scoring(&self) -> &'static str {
-        match self.t.variant.scoring {
+        match self.t.variant().scoring() {
             Scoring::Advanced => "advanced",
             Scoring::Basic => "basic",
         }
     }
     #[getter]
     fn geometry(&self) -> &'static str {
-        self.t.variant.geometry.name()
+        self.t.variant().geometry().name()
     }
     #[getter]
     fn num_placements(&self) -> usize {
@@ -138,25 +134,28 @@ impl TablesCore {
     }
     #[getter]
     fn num_cells(&self) -> usize {
-        self.t.variant.num_cells()
+        self.t.variant().num_cells()
     }
     /// Coordinates `(x, y, z)` of every cell, by cell number.
     fn cell_coords(&self) -> Vec<(i32, i32, i32)> {
         self.t
-            .variant
-            .cells
+            .variant()
+            .cells()
             .iter()
             .map(|c| (c[0], c[1], c[2]))
             .collect()
     }
     /// For triangle boards, whether each cell points up; `None` on other geometries.
     fn cells_point_up(&self) -> Option<Vec<bool>> {
-        let v = &self.t.variant;
-        v.cells.iter().map(|&c| v.geometry.points_up(c)).collect()
+        let v = self.t.variant();
+        v.cells()
+            .iter()
+            .map(|&c| v.geometry().points_up(c))
+            .collect()
     }
     fn cell_name(&self, cell: usize) -> PyResult<String> {
-        if cell < self.t.variant.num_cells() {
-            Ok(self.t.variant.cell_name(cell))
+        if cell < self.t.variant().num_cells() {
+            Ok(self.t.variant().cell_name(cell))
         } else {
             Err(PyValueError::new_err(format!("no cell {cell}")))
         }
@@ -164,8 +163,8 @@ impl TablesCore {
     /// Start points of each colour, as cell numbers.
     fn start_points(&self) -> Vec<Vec<usize>> {
         self.t
-            .variant
-            .start_points
+            .variant()
+            .start_points()
             .iter()
             .map(|b| b.iter().collect())
             .collect()
@@ -173,32 +172,32 @@ impl TablesCore {
     /// `(name, cells, copies, orientations)` of every piece.
     fn pieces(&self) -> Vec<PieceInfo> {
         self.t
-            .variant
-            .pieces
+            .variant()
+            .pieces()
             .iter()
-            .zip(&self.t.orientations)
-            .map(|(p, &o)| {
+            .enumerate()
+            .map(|(i, p)| {
                 (
                     p.name.clone(),
                     p.cells.iter().map(|c| (c[0], c[1], c[2])).collect(),
                     p.copies,
-                    o,
+                    self.t.orientations(i),
                 )
             })
             .collect()
     }
     fn placement_piece(&self, id: u32) -> PyResult<usize> {
-        Ok(self.placement(id)?.piece as usize)
+        Ok(self.placement(id)?.piece())
     }
     fn placement_cells(&self, id: u32) -> PyResult<Vec<u16>> {
         Ok(self.placement(id)?.cells().to_vec())
     }
     fn move_text(&self, id: u32) -> PyResult<String> {
         self.placement(id)?;
-        Ok(move_text(&self.t, id))
+        Ok(self.t.move_text(id))
     }
     fn parse_move(&self, py: Python<'_>, text: &str) -> PyResult<u32> {
-        parse_move(&self.t, text).map_err(|e| {
+        self.t.parse_move(text).map_err(|e| {
             error(
                 py,
                 "InvalidMoveError",
@@ -212,7 +211,7 @@ impl TablesCore {
     /// The edge-connected groups of one colour's cells, given the colour of every cell (-1
     /// empty): `(colour, cells, placement id or None)`, ordered by first cell.
     fn pieces_of_cells(&self, colors: Vec<i64>) -> PyResult<Vec<GroupInfo>> {
-        let v = &self.t.variant;
+        let v = self.t.variant();
         if colors.len() != v.num_cells() {
             return Err(PyValueError::new_err(format!(
                 "{} colours given for {} cells",
@@ -236,8 +235,8 @@ impl TablesCore {
 }
 
 impl TablesCore {
-    fn placement(&self, id: u32) -> PyResult<&blokus_core::table::Placement> {
-        self.t.placements.get(id as usize).ok_or_else(|| {
+    fn placement(&self, id: u32) -> PyResult<&Placement> {
+        self.t.placement(id).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "no placement {id} (this variant has {})",
                 self.t.num_placements()
@@ -281,7 +280,7 @@ impl BoardCore {
         let t = &tables.t;
         let mut out_bits = 0u8;
         for c in out {
-            if c >= t.variant.num_colors() {
+            if c >= t.variant().num_colors() {
                 return Err(setup_error(py, t, SetupError::NoColor { color: c }));
             }
             out_bits |= 1 << c;
@@ -316,8 +315,8 @@ impl BoardCore {
     /// The last piece each colour placed (piece index), `None` before its first.
     fn last_pieces(&self) -> Vec<Option<usize>> {
         let pos = self.board.position();
-        (0..self.board.tables().variant.num_colors())
-            .map(|c| (pos.placed[c] > 0).then_some(pos.last_piece[c] as usize))
+        (0..self.board.tables().variant().num_colors())
+            .map(|c| pos.last_piece(c))
             .collect()
     }
 
@@ -325,8 +324,8 @@ impl BoardCore {
     #[getter]
     fn out(&self) -> Vec<usize> {
         let pos = self.board.position();
-        (0..self.board.tables().variant.num_colors())
-            .filter(|&c| pos.out & (1 << c) != 0)
+        (0..self.board.tables().variant().num_colors())
+            .filter(|&c| pos.is_out(c))
             .collect()
     }
 
@@ -350,7 +349,7 @@ impl BoardCore {
     }
     #[getter]
     fn hash(&self) -> u64 {
-        self.board.position().hash
+        self.board.position().hash()
     }
     fn moves(&self) -> Vec<u32> {
         self.board.moves().collect()
@@ -387,7 +386,7 @@ impl BoardCore {
     /// `None` if legal, else `(kind, description)`.
     fn why_illegal(&self, py: Python<'_>, id: u32) -> PyResult<Option<(&'static str, String)>> {
         match self.board.why_illegal(id) {
-            Ok(r) => Ok(r.map(|r| (r.kind(), r.describe(self.board.tables())))),
+            Ok(r) => Ok(r.map(|r| (r.kind(), r.describe(self.board.tables().variant())))),
             Err(e) => Err(self.play_error(py, e)),
         }
     }
@@ -417,35 +416,32 @@ impl BoardCore {
     }
     #[pyo3(signature = (scoring=None))]
     fn points(&self, py: Python<'_>, scoring: Option<&str>) -> PyResult<Vec<i32>> {
-        let s = self::scoring(py, scoring, self.board.tables().variant.scoring)?;
+        let s = self::scoring(py, scoring, self.board.tables().variant().scoring())?;
         Ok(self.board.points(s))
     }
     #[pyo3(signature = (scoring=None))]
     fn scores(&self, py: Python<'_>, scoring: Option<&str>) -> PyResult<Vec<i32>> {
         let points = self.points(py, scoring)?;
-        Ok(score::scores(self.board.tables(), &points))
+        Ok(scores(self.board.tables().variant(), &points))
     }
     fn result_line(&self) -> String {
         self.board.result_line()
     }
     /// The winning players (ties included), as the rules of the variant decide.
     fn winners(&self) -> Vec<usize> {
-        score::winners_of(self.board.tables(), self.board.position())
+        self.board.winners()
     }
     /// +1 sole winner, 0 tied winner, -1 otherwise, per player.
     fn rewards(&self) -> Vec<f32> {
-        score::rewards(self.board.tables(), self.board.position())
+        let v = self.board.tables().variant();
+        rewards(v, &self.board.points(v.scoring()))
     }
     /// Colour covering each cell, -1 if empty.
     fn cell_colors(&self) -> Vec<i8> {
-        let pos = self.board.position();
-        let n = self.board.tables().variant.num_colors();
-        (0..self.board.tables().variant.num_cells())
-            .map(|cell| {
-                (0..n)
-                    .find(|&c| pos.cells[c].contains(cell))
-                    .map_or(-1, |c| c as i8)
-            })
+        self.board
+            .cell_colors()
+            .into_iter()
+            .map(|c| c.map_or(-1, |c| c as i8))
             .collect()
     }
     /// The planes of the colours from `color`'s point of view (see `blokus.rl`), int8.
@@ -454,14 +450,15 @@ impl BoardCore {
         py: Python<'py>,
         color: usize,
     ) -> PyResult<Bound<'py, PyArrayDyn<i8>>> {
-        let t = self.board.tables();
-        if color >= t.variant.num_colors() {
+        let v = self.board.tables().variant();
+        let nc = v.num_colors();
+        if color >= nc {
             return Err(PyValueError::new_err(format!("no colour {color}")));
         }
-        let grid = &t.grid;
-        let mut planes = vec![0u8; t.variant.num_colors() * grid.size()];
-        grid.observe(t, self.board.position(), color, &mut planes);
-        let mut shape = vec![t.variant.num_colors()];
+        let grid = Grid::new(v);
+        let mut planes = vec![0u8; nc * grid.size()];
+        grid.observe(self.board.position(), nc, color, &mut planes);
+        let mut shape = vec![nc];
         if grid.shape[0] > 1 {
             shape.push(grid.shape[0]);
         }
@@ -472,19 +469,18 @@ impl BoardCore {
     /// Blokus 3D: `(heights, top colours)` per column, each as a `(rows, cols)` grid with the
     /// back row first (0 and -1 where a column is empty or missing); `None` on flat boards.
     fn height_map<'py>(&self, py: Python<'py>) -> PyResult<Option<HeightMap<'py>>> {
-        let t = self.board.tables();
-        if t.stacking.is_none() {
+        let v = self.board.tables().variant();
+        let heights = self.board.heights();
+        if heights.is_empty() {
             return Ok(None);
         }
-        let pos = self.board.position();
-        let heights = stacking::heights(t, pos);
-        let tops = stacking::top_colors(t, pos);
-        let (w, h) = t.variant.extent();
+        let tops = self.board.top_colors();
+        let (w, h) = v.extent();
         let (w, h) = (w as usize, h as usize);
         let mut hs = vec![0i32; w * h];
         let mut cs = vec![-1i32; w * h];
         for (column, (&height, top)) in heights.iter().zip(&tops).enumerate() {
-            let [x, y, _] = t.variant.cells[column];
+            let [x, y, _] = v.cells()[column];
             let i = (h - 1 - y as usize) * w + x as usize;
             hs[i] = i32::from(height);
             cs[i] = top.map_or(-1, |c| c as i32);
@@ -496,22 +492,23 @@ impl BoardCore {
     }
     /// 1 for each legal placement id, 0 elsewhere, int8.
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let t = self.board.tables();
-        let mut mask = vec![0i8; t.num_placements()];
-        if let Some(c) = self.board.turn() {
-            self.board.position().for_each_move(t, c, |id| {
-                mask[id as usize] = 1;
-                true
-            });
-        }
+        let mut mask = vec![0i8; self.board.tables().num_placements()];
+        self.board.for_each_move(|id| {
+            mask[id as usize] = 1;
+            true
+        });
         mask.into_pyarray(py)
     }
     /// Copies left of each piece, per colour.
     fn pieces_left(&self) -> Vec<Vec<u8>> {
-        let v = &self.board.tables().variant;
+        let v = self.board.tables().variant();
         let pos = self.board.position();
         (0..v.num_colors())
-            .map(|c| pos.left[c][..v.pieces.len()].to_vec())
+            .map(|c| {
+                (0..v.pieces().len())
+                    .map(|p| pos.copies_left(c, p))
+                    .collect()
+            })
             .collect()
     }
     fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
@@ -535,22 +532,21 @@ impl BoardCore {
                 "InvalidMoveError",
                 format!(
                     "no placement {id} in {} (ids are 0..{})",
-                    t.variant.id,
+                    t.variant().id(),
                     t.num_placements()
                 ),
             ),
             PlayError::Illegal { id, reason } => {
-                let who = self
-                    .board
-                    .turn()
-                    .map_or(String::new(), |c| format!(" for {}", t.variant.colors[c]));
+                let who = self.board.turn().map_or(String::new(), |c| {
+                    format!(" for {}", t.variant().colors()[c])
+                });
                 error(
                     py,
                     "IllegalMoveError",
                     format!(
                         "illegal move {}{who}: {}",
-                        move_text(t, id),
-                        reason.describe(t)
+                        t.move_text(id),
+                        reason.describe(t.variant())
                     ),
                 )
             }
@@ -588,8 +584,8 @@ impl BatchCore {
         threads: usize,
     ) -> PyResult<BatchCore> {
         let t = &tables.t;
-        let grid = &t.grid;
-        let nc = t.variant.num_colors();
+        let grid = Grid::new(t.variant());
+        let nc = t.variant().num_colors();
         let mut shape = vec![games, nc];
         if grid.shape[0] > 1 {
             shape.push(grid.shape[0]);
@@ -601,7 +597,7 @@ impl BatchCore {
             threads: threads.max(1),
             observation: PyArrayDyn::zeros(py, shape, false).unbind(),
             legal_action_mask: PyArray2::zeros(py, [games, t.num_placements()], false).unbind(),
-            rewards: PyArray2::zeros(py, [games, t.variant.num_players()], false).unbind(),
+            rewards: PyArray2::zeros(py, [games, t.variant().num_players()], false).unbind(),
             current_player: PyArray1::zeros(py, games, false).unbind(),
             current_color: PyArray1::zeros(py, games, false).unbind(),
             terminated: PyArray1::zeros(py, games, false).unbind(),
@@ -684,7 +680,7 @@ impl BatchCore {
             terminated: term,
         };
         let (batch, threads) = (&mut self.batch, self.threads);
-        py.detach(|| batch.write(t, &t.grid, out, threads));
+        py.detach(|| batch.write(t, out, threads));
         Ok(())
     }
 }
@@ -738,16 +734,17 @@ fn selfplay_games(
         let r = selfplay(&t, range, seed, threads, policy, keep_moves);
         (r, start.elapsed().as_secs_f64())
     });
-    let nc = t.variant.num_colors();
-    let np = t.variant.num_players();
+    let v = t.variant();
+    let nc = v.num_colors();
+    let np = v.num_players();
     let mut points = Vec::with_capacity(games * nc);
     let mut scores = Vec::with_capacity(games * np);
     let mut winners = Vec::with_capacity(games * np);
     let mut plies = Vec::with_capacity(games);
     for r in &records {
         points.extend_from_slice(&r.points);
-        let s = score::scores(&t, &r.points);
-        let w = score::winners(&s);
+        let s = blokus_core::scores(v, &r.points);
+        let w = blokus_core::winners(&s);
         winners.extend((0..np).map(|p| w.contains(&p)));
         scores.extend(s);
         plies.push(r.plies);
@@ -813,7 +810,7 @@ fn step_error(py: Python<'_>, e: StepError) -> PyErr {
 /// Pentobi's column letters for a 0-based column.
 #[pyfunction]
 fn column_name(x: u32) -> String {
-    blokus_core::geometry::column_name(x as i32)
+    blokus_core::column_name(x as i32)
 }
 
 #[pyfunction]

@@ -15,7 +15,7 @@ pub type Coord = [i32; 3];
 pub enum Geometry {
     /// Squares; symmetry group D4 (8 elements).
     Square,
-    /// Triangles in Pentobi's Trigon coordinates (RULES.md): the cell at `(x, y)` points up when
+    /// Triangles in Pentobi's Trigon coordinates (docs/RULES.md): the cell at `(x, y)` points up when
     /// `x + y` is odd if `odd_up` (the hexagon of edge 9), even otherwise (edge 8). Symmetry group
     /// D6 (12 elements).
     Triangle {

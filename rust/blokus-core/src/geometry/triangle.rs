@@ -1,4 +1,4 @@
-//! The triangle lattice of Blokus Trigon, in Pentobi's coordinates (RULES.md): one triangle per
+//! The triangle lattice of Blokus Trigon, in Pentobi's coordinates (docs/RULES.md): one triangle per
 //! column and row, neighbouring columns alternating up- and down-pointing triangles, and the
 //! triangles of one column alternating too. Whether the cell at `(x, y)` points up depends on the
 //! parity of `x + y` and on the board (`odd_up`).
@@ -101,7 +101,7 @@ pub(super) fn edge_neighbours(odd_up: bool, c @ [x, y, z]: Coord) -> Vec<Coord> 
 }
 
 pub(super) fn corner_neighbours(odd_up: bool, c @ [x, y, z]: Coord) -> Vec<Coord> {
-    // RULES.md for an up triangle (v = -1): (x±2, r), (x±1, r-1), (x±2, r-1), (x±1, r+1),
+    // docs/RULES.md for an up triangle (v = -1): (x±2, r), (x±1, r-1), (x±2, r-1), (x±1, r+1),
     // (x, r+1); a down triangle is the mirror image (v = +1).
     let v = vertical(odd_up, c);
     vec![

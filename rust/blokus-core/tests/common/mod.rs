@@ -1,4 +1,5 @@
-//! The conformance games (`../shared/conformance/`), read in place, shared by the replay tests.
+//! The conformance games, read in place from `$BLOKUS_CONFORMANCE` or else
+//! `../shared/conformance/` beside the repository, as the Python tests read them.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -8,10 +9,13 @@ use serde_json::Value;
 
 /// The games of one conformance file, one JSON value each; fails if there are none.
 pub fn conformance_games(variant: &str) -> Vec<Value> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance");
+    let dir = match std::env::var_os("BLOKUS_CONFORMANCE") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance"),
+    };
     assert!(
         dir.is_dir(),
-        "conformance games not found at {}",
+        "conformance games not found at {} (set BLOKUS_CONFORMANCE to their folder)",
         dir.display()
     );
     let path = dir.join(format!("{variant}.jsonl.gz"));

@@ -15,10 +15,8 @@
 //! cube may be listed before the one it rests on.
 
 use crate::bits::Bits;
-use crate::position::{Position, NO_COLOR};
-use crate::stacking;
-use crate::table::Tables;
-use crate::variant::Rules;
+use crate::position::{Position, RuleState};
+use crate::tables::Tables;
 
 /// Who is to move in a setup position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -242,9 +240,9 @@ impl SetupError {
             ),
             SetupError::Unsupported { color, index, cell } => {
                 let below = t
-                    .stacking
-                    .as_ref()
-                    .and_then(|st| st.below(cell))
+                    .rules
+                    .stack_cells()
+                    .and_then(|cells| cells.below(cell))
                     .map_or(String::new(), |b| format!(" ({} is empty)", v.cell_name(b)));
                 format!(
                     "{}: nothing beneath {}{below}",
@@ -277,6 +275,23 @@ impl SetupError {
     }
 }
 
+impl std::fmt::Display for SetupError {
+    /// What is wrong, with colours, pieces and cells by number ([`SetupError::describe`] names
+    /// them).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.kind())?;
+        if let Some((color, index)) = self.placement() {
+            write!(f, ": placement {index} of colour {color}")
+        } else if let Some(color) = self.color() {
+            write!(f, ": colour {color}")
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
 fn color_name(t: &Tables, c: usize) -> String {
     t.variant
         .colors
@@ -300,7 +315,7 @@ impl Position {
     /// variant gives, what the variant's rule family demands of every board (see the module
     /// docs), out colours as the rules allow, and a colour to move that can move (or no moves
     /// left at all when the game is said to be over).
-    pub fn from_setup(t: &Tables, setup: &Setup) -> Result<Position, SetupError> {
+    pub(crate) fn from_setup(t: &Tables, setup: &Setup) -> Result<Position, SetupError> {
         let n = t.variant.num_colors();
         let rules = t.variant.rules;
         if setup.placements.len() > n {
@@ -308,44 +323,44 @@ impl Position {
                 given: setup.placements.len(),
             });
         }
-        let mut pos = Position::start(t);
-        // The start position already found a colour to move; a setup decides that afresh.
-        pos.out = 0;
+        let mut pos = t.rules.empty(&t.variant);
         for (color, ids) in setup.placements.iter().enumerate() {
             for (index, &id) in ids.iter().enumerate() {
-                let Some(p) = t.placements.get(id as usize) else {
+                let Some(p) = t.placement(id) else {
                     return Err(SetupError::NoPlacement { color, index, id });
                 };
-                let piece = p.piece as usize;
-                if pos.left[color][piece] == 0 {
+                let piece = p.piece();
+                if pos.common.left[color][piece] == 0 {
                     return Err(SetupError::TooManyCopies {
                         color,
                         index,
                         piece,
                     });
                 }
-                if let Some(cell) = (p.mask & pos.occupied).iter().next() {
+                if let Some(cell) = (p.mask & pos.common.occupied).iter().next() {
                     return Err(SetupError::Overlap { color, index, cell });
                 }
-                if rules == Rules::Corner {
-                    if let Some(cell) = (p.mask & pos.forbidden[color]).iter().next() {
+                if let RuleState::Corner(state) = &pos.rules {
+                    if let Some(cell) = (p.mask & state.forbidden[color]).iter().next() {
                         return Err(SetupError::OwnEdge { color, index, cell });
                     }
                 }
                 pos.place(t, color, id);
             }
         }
-        if let Rules::Stacking { .. } = rules {
+        if let (Some(cells), RuleState::Stacking(state)) = (t.rules.stack_cells(), &mut pos.rules) {
             // Pieces came in any order, so support is checked on the whole board, and the
             // surface (kept up to date by play) is found afresh.
+            let occupied = pos.common.occupied;
             for (color, ids) in setup.placements.iter().enumerate() {
                 for (index, &id) in ids.iter().enumerate() {
-                    if let Some(cell) = stacking::unsupported(t, &pos, id) {
+                    let p = t.get(id);
+                    if let Some(cell) = cells.unsupported(p.cells(), &p.mask, &occupied) {
                         return Err(SetupError::Unsupported { color, index, cell });
                     }
                 }
             }
-            pos.surface = stacking::surface(t, &pos.occupied);
+            state.surface = cells.surface(&occupied);
         }
         let all = ((1u16 << n) - 1) as u8;
         for c in 0..8 {
@@ -360,36 +375,35 @@ impl Position {
                 }
             }
         }
-        pos.out = setup.out & all;
+        pos.common.out = setup.out & all;
         match setup.turn {
             SetupTurn::Color(c) | SetupTurn::FirstFrom(c) if c >= n => {
                 return Err(SetupError::NoColor { color: c })
             }
             SetupTurn::Color(c) => {
-                if pos.out & (1 << c) != 0 {
+                if pos.is_out(c) {
                     return Err(SetupError::ToMoveIsOut { color: c });
                 }
                 if !pos.has_move(t, c) {
                     return Err(SetupError::CannotMove { color: c });
                 }
-                pos.set_turn(t, c);
+                pos.set_turn_from(t, c);
             }
-            SetupTurn::FirstFrom(c) => pos.set_turn(t, c),
+            SetupTurn::FirstFrom(c) => pos.set_turn_from(t, c),
             SetupTurn::GameOver => {
-                let out = pos.out;
-                if let Some(c) = (0..n).find(|&c| out & (1 << c) == 0 && pos.has_move(t, c)) {
+                if let Some(c) = (0..n).find(|&c| !pos.is_out(c) && pos.has_move(t, c)) {
                     return Err(SetupError::NotOver { color: c });
                 }
-                pos.set_turn(t, 0);
+                pos.set_turn_from(t, 0);
             }
         }
-        if !rules.knocks_out() && pos.to_move != NO_COLOR {
+        if !rules.knocks_out() && !pos.is_game_over() {
             // Blocked colours are skipped, so nobody is out while the game goes on.
             if let Some(c) = (0..n).find(|&c| setup.out & (1 << c) != 0) {
                 return Err(SetupError::NeverOut { color: c });
             }
         }
-        debug_assert!(setup.turn != SetupTurn::GameOver || pos.to_move == NO_COLOR);
+        debug_assert!(setup.turn != SetupTurn::GameOver || pos.is_game_over());
         Ok(pos)
     }
 
@@ -400,12 +414,10 @@ impl Position {
     /// say where the pieces are ([`crate::Board::placements`] knows them). Only for positions
     /// reached by play or setup, where every group is a placement.
     pub fn placements_from_cells(&self, t: &Tables) -> Option<Vec<Vec<u32>>> {
-        if t.variant.rules != Rules::Corner {
-            return None;
-        }
+        self.corner()?;
         let n = t.variant.num_colors();
         let mut colors = vec![None; t.variant.num_cells()];
-        for (c, cells) in self.cells[..n].iter().enumerate() {
+        for (c, cells) in self.common.cells[..n].iter().enumerate() {
             for cell in cells.iter() {
                 colors[cell] = Some(c);
             }
@@ -417,11 +429,8 @@ impl Position {
             }
         }
         for (c, ids) in out.iter_mut().enumerate() {
-            let last = self.last_piece[c];
-            if let Some(i) = ids
-                .iter()
-                .rposition(|&id| t.placements[id as usize].piece == last)
-            {
+            let last = self.common.last_piece[c];
+            if let Some(i) = ids.iter().rposition(|&id| t.get(id).piece == last) {
                 let id = ids.remove(i);
                 ids.push(id);
             }
@@ -457,7 +466,7 @@ pub fn pieces_of_cells(t: &Tables, colors: &[Option<usize>]) -> Vec<Group> {
         while next < cells.len() {
             let cell = cells[next] as usize;
             next += 1;
-            for &nb in &t.edge_neighbours[cell] {
+            for &nb in t.edge_neighbours(cell) {
                 let nb = nb as usize;
                 if colors.get(nb) == Some(&Some(color)) && !seen.contains(nb) {
                     seen.insert(nb);

@@ -1,8 +1,8 @@
-//! Corner-directed bit slices: the narrow tables of the incremental playout.
+//! Corner-directed slot layouts: the narrow tables of every move after a colour's first.
 //!
 //! An attach cell `a` of a colour touches one of the colour's cells `d` at a corner. The cells
 //! sharing an edge with `d` are forbidden to the colour and `d` is occupied, so a legal
-//! placement through `a` never covers them: of the slots [`Slices`] keeps for `a`, only those
+//! placement through `a` never covers them: of the slots [`Full`] keeps for `a`, only those
 //! whose piece leaves `d` and its edge neighbours free can ever be legal. Keeping a slot layout
 //! per (cell class, direction of `d` from `a`) leaves 127 slots of the 414 of the classic piece
 //! set (two words instead of seven), 57 of 189 for Junior's and 164 to 224 of 413 for Trigon's.
@@ -16,45 +16,49 @@
 
 use std::collections::HashMap;
 
-use crate::bits::Bits;
+use super::full::{clear_covering, word_range, Full, Slice, SLICE_WORDS};
+use super::window::{Diagonals, Window};
+use crate::bits::{nth_one_in, Bits};
 use crate::geometry::Coord;
-use crate::position::Position;
-use crate::slices::{clear_covering, Slice, Slices, SLICE_WORDS};
-use crate::table::Placement;
+use crate::placement::Placement;
+use crate::position::{Common, CornerState};
+use crate::rng::Rng;
 use crate::variant::Variant;
-use crate::window::{Diagonals, Window};
 
 /// The most (class, direction) layouts of a geometry: 2 classes of 9 directions on triangles.
-pub const MAX_LAYOUTS: usize = 18;
+pub(crate) const MAX_LAYOUTS: usize = 18;
 
 /// Per (class, direction): the slots of the pieces a colour has.
-pub type Available<const W: usize> = [DirSlice<W>; MAX_LAYOUTS];
+pub(crate) type Available<const W: usize> = [DirSlice<W>; MAX_LAYOUTS];
 
-/// The placement ids of a cell's slots, in the full layout or in a direction's.
+/// The placement ids of a cell's slots in a direction's layout.
 #[derive(Clone, Copy)]
 struct SlotIds<'a> {
     /// The cell's ids by full slot.
     ids: &'a [u16],
-    /// The full slot of each slot of the direction's layout (`None`: the full layout).
-    slots: Option<&'a [u16]>,
+    /// The full slot of each slot of the direction's layout.
+    slots: &'a [u16],
 }
 
 impl SlotIds<'_> {
     #[inline]
     fn get(&self, j: usize) -> u32 {
-        match self.slots {
-            Some(slots) => u32::from(self.ids[slots[j] as usize]),
-            None => u32::from(self.ids[j]),
-        }
+        u32::from(self.ids[usize::from(self.slots[j])])
     }
 }
 
+/// Number of slots in `slots`.
+#[inline]
+pub(crate) fn slots_in<const W: usize>(slots: &DirSlice<W>) -> u32 {
+    slots.iter().map(|w| w.count_ones()).sum()
+}
+
 /// The slots of one (cell, direction): `W` words.
-pub type DirSlice<const W: usize> = [u64; W];
+pub(crate) type DirSlice<const W: usize> = [u64; W];
 
 /// Slot layouts and per-(cell, direction) slices with `W` words per slice.
 #[derive(Debug)]
-pub struct DirSlices<const W: usize> {
+pub(crate) struct Directed<const W: usize> {
     /// Directions per cell: the most corner-only neighbours a cell has (4 on squares, 9 on
     /// triangles).
     dirs: usize,
@@ -65,12 +69,12 @@ pub struct DirSlices<const W: usize> {
     /// Per piece: its slots in every (class, direction), so that the slots of the pieces a
     /// colour has are a few whole-array ORs.
     piece_slots: Vec<Available<W>>,
-    /// Per (class, direction, slot): the slot of [`Slices`] it stands for.
+    /// Per (class, direction, slot): the slot of [`Full`] it stands for.
     full_slot: Vec<u16>,
     /// Per (cell, direction): the slots holding a placement on the board.
     fits: Vec<DirSlice<W>>,
     /// Per (cell, direction): where to find the other cells its placements cover and their
-    /// slices.
+    /// full.
     near: Vec<NearRef>,
     /// The words of the near sets that are not zero (a set spans two to four words of a
     /// board's bitset), kept apart so that the sets take a third of the room full bitsets take.
@@ -105,14 +109,14 @@ const MAX_CORNERS: usize = 12;
 
 /// A cell's corner-only neighbours on the board, with the direction of each.
 #[derive(Clone, Copy, Debug)]
-pub struct CornerDirs {
+pub(crate) struct CornerDirs {
     len: u8,
     list: [(u16, u8); MAX_CORNERS],
 }
 
 impl CornerDirs {
     /// The neighbours and the direction of each.
-    pub fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.list[..self.len as usize]
             .iter()
             .map(|&(x, dir)| (usize::from(x), usize::from(dir)))
@@ -120,10 +124,10 @@ impl CornerDirs {
 }
 
 /// The slots of every direction of every cell class: per (class, direction), the slots of
-/// [`Slices`] whose piece leaves the corner neighbour in that direction and its edge
+/// [`Full`] whose piece leaves the corner neighbour in that direction and its edge
 /// neighbours free. `None` if the geometry's corner neighbours are not the same offsets for
 /// every cell of a class.
-pub struct DirLayout {
+pub(crate) struct DirLayout {
     dirs: usize,
     classes: usize,
     /// Per (class, direction): the full slots kept, in increasing order.
@@ -134,17 +138,17 @@ pub struct DirLayout {
 
 impl DirLayout {
     /// Works out the layout of a variant.
-    pub fn new(
+    pub(crate) fn new(
         variant: &Variant,
-        slices: &Slices,
+        full: &Full,
         orientations: &[Vec<Vec<[i32; 3]>>],
     ) -> Option<DirLayout> {
         let g = variant.geometry;
-        let classes = slices.slot_keys().len();
+        let classes = full.slot_keys().len();
         // A reference cell of each class and the offsets of its corner neighbours.
         let mut offsets: Vec<Option<(Coord, Vec<Coord>)>> = vec![None; classes];
         for (i, &c) in variant.cells.iter().enumerate() {
-            let cl = slices.class(i);
+            let cl = full.class(i);
             if offsets[cl].is_none() {
                 let around = g.corner_neighbours(c);
                 offsets[cl] = Some((c, around));
@@ -160,7 +164,7 @@ impl DirLayout {
             return None;
         }
         let mut kept = vec![Vec::new(); classes * dirs];
-        for (cl, keys) in slices.slot_keys().iter().enumerate() {
+        for (cl, keys) in full.slot_keys().iter().enumerate() {
             let Some((r, around)) = &offsets[cl] else {
                 continue;
             };
@@ -182,7 +186,7 @@ impl DirLayout {
         }
         let mut corner_dirs = Vec::with_capacity(variant.num_cells());
         for (i, &c) in variant.cells.iter().enumerate() {
-            let (r, around) = offsets[slices.class(i)].as_ref()?;
+            let (r, around) = offsets[full.class(i)].as_ref()?;
             let mut list = CornerDirs {
                 len: 0,
                 list: [(0, 0); MAX_CORNERS],
@@ -210,18 +214,11 @@ impl DirLayout {
 
     /// Words a slice needs: the most slots of any (class, direction), rounded up to 1, 2, 4 or
     /// 8 words.
-    pub fn words(&self) -> usize {
+    pub(crate) fn words(&self) -> usize {
         let most = self.kept.iter().map(Vec::len).max().unwrap_or(0);
         let words = most.div_ceil(64).max(1);
         words.next_power_of_two()
     }
-}
-
-/// The first and one past the last word of `b` that is not zero (`(0, 0)` if `b` is empty).
-pub fn word_range(b: &Bits) -> (u8, u8) {
-    let lo = b.0.iter().position(|&w| w != 0).unwrap_or(0);
-    let hi = b.0.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
-    (lo as u8, hi as u8)
 }
 
 #[inline]
@@ -229,14 +226,14 @@ fn set<const W: usize>(s: &mut DirSlice<W>, bit: usize) {
     s[bit >> 6] |= 1 << (bit & 63);
 }
 
-impl<const W: usize> DirSlices<W> {
+impl<const W: usize> Directed<W> {
     /// Builds the slices of `layout` (whose [`DirLayout::words`] must not exceed `W`).
-    pub fn new(
+    pub(crate) fn new(
         variant: &Variant,
         placements: &[Placement],
-        slices: &Slices,
+        full: &Full,
         layout: DirLayout,
-    ) -> DirSlices<W> {
+    ) -> Directed<W> {
         assert!(layout.words() <= W, "slices too narrow for the layout");
         let dirs = layout.dirs;
         let num_pieces = variant.pieces.len();
@@ -247,7 +244,7 @@ impl<const W: usize> DirSlices<W> {
         for (cd, kept) in layout.kept.iter().enumerate() {
             let cl = cd / dirs;
             for (j, &slot) in kept.iter().enumerate() {
-                let piece = slices.slot_keys()[cl][slot as usize].0;
+                let piece = full.slot_keys()[cl][slot as usize].0;
                 set(&mut piece_slots[piece][cd], j);
                 full_slot[cd * 64 * W + j] = slot;
             }
@@ -272,7 +269,7 @@ impl<const W: usize> DirSlices<W> {
         // Per cell, the slice being built for the current (cell, direction).
         let mut by_cell = vec![[0u64; W]; n];
         for a in 0..n {
-            let cl = slices.class(a);
+            let cl = full.class(a);
             for dir in 0..dirs {
                 // Only directions toward a cell on the board are ever used.
                 if !layout.corner_dirs[a].list[..layout.corner_dirs[a].len as usize]
@@ -285,11 +282,11 @@ impl<const W: usize> DirSlices<W> {
                 let mut touched = Bits::EMPTY;
                 for (j, &slot) in layout.kept[cl * dirs + dir].iter().enumerate() {
                     let slot = slot as usize;
-                    if !slices.fits(a, slot) {
+                    if !full.fits(a, slot) {
                         continue;
                     }
                     set(&mut fits[u], j);
-                    let id = slices.id(a, slot);
+                    let id = full.id(a, slot);
                     for &x in placements[id as usize].cells() {
                         let x = x as usize;
                         if x != a {
@@ -333,18 +330,18 @@ impl<const W: usize> DirSlices<W> {
             "slices fit 16-bit indices"
         );
         let fitting = |a: usize, dir: usize| {
-            let kept = &layout.kept[slices.class(a) * dirs + dir];
+            let kept = &layout.kept[full.class(a) * dirs + dir];
             let slots = kept.iter().map(|&slot| usize::from(slot)).enumerate();
             slots
-                .filter(|&(_, slot)| slices.fits(a, slot))
-                .map(|(j, slot)| (j, placements[slices.id(a, slot) as usize].cells()))
+                .filter(|&(_, slot)| full.fits(a, slot))
+                .map(|(j, slot)| (j, placements[full.id(a, slot) as usize].cells()))
                 .collect()
         };
         let window = Window::new(
             variant,
             &layout.corner_dirs,
             num_layouts,
-            |a, dir| slices.class(a) * dirs + dir,
+            |a, dir| full.class(a) * dirs + dir,
             fitting,
         );
         let diagonals = Diagonals::new(&layout.corner_dirs);
@@ -364,7 +361,7 @@ impl<const W: usize> DirSlices<W> {
                 }
             })
             .collect();
-        DirSlices {
+        Directed {
             dirs,
             num_layouts,
             corner_dirs: layout.corner_dirs,
@@ -380,21 +377,21 @@ impl<const W: usize> DirSlices<W> {
         }
     }
 
-    /// The windows, if the board's numbering allows them: then [`DirSlices::clear_near`] costs
+    /// The windows, if the board's numbering allows them: then [`Directed::clear_near`] costs
     /// the same however many cells it is given.
     #[inline]
-    pub fn window(&self) -> Option<&Window<W>> {
+    pub(crate) fn window(&self) -> Option<&Window<W>> {
         self.window.as_ref()
     }
 
     /// Number of (class, direction) pairs: the length of an availability table.
-    pub fn num_layouts(&self) -> usize {
+    pub(crate) fn num_layouts(&self) -> usize {
         self.num_layouts
     }
 
     /// The direction from `a` toward a cell of `own`, if `a` touches one at a corner.
     #[inline(always)]
-    pub fn dir_toward(&self, a: usize, own: &Bits) -> Option<usize> {
+    pub(crate) fn dir_toward(&self, a: usize, own: &Bits) -> Option<usize> {
         if let Some(diagonals) = &self.diagonals {
             return diagonals.toward(a, own);
         }
@@ -407,13 +404,13 @@ impl<const W: usize> DirSlices<W> {
 
     /// Index of (class of `a`, `dir`) in an availability table.
     #[inline]
-    pub fn layout_of(&self, slices: &Slices, a: usize, dir: usize) -> usize {
-        slices.class(a) * self.dirs + dir
+    pub(crate) fn layout_of(&self, full: &Full, a: usize, dir: usize) -> usize {
+        full.class(a) * self.dirs + dir
     }
 
     /// Per (class, direction): the slots of the pieces in `available` (bit p = piece p).
     #[inline]
-    pub fn available(&self, available: u32) -> Available<W> {
+    pub(crate) fn available(&self, available: u32) -> Available<W> {
         // Whole fixed-size arrays vectorise; squares use 4 layouts of the 18.
         if self.num_layouts <= 4 {
             self.available_first::<4>(available)
@@ -445,47 +442,32 @@ impl<const W: usize> DirSlices<W> {
 
     /// Visits the attach cells of `color` (which has a piece on the board) in increasing
     /// order, calling `g(a, ids, ok)` with the legal slots `ok` of the placements through `a`
-    /// not through an earlier attach cell, and the ids of those slots (`ids[j]` for slot `j`);
-    /// stops early when `g` returns `false`. Returns `false` if stopped early.
+    /// not through an earlier attach cell, and the ids of those slots (`ids.get(j)` for slot
+    /// `j`); stops early when `g` returns `false`. Returns `false` if stopped early.
     #[inline]
-    fn for_each_cell<G: FnMut(usize, SlotIds<'_>, &[u64]) -> bool>(
+    fn for_each_cell<G: FnMut(usize, SlotIds<'_>, &DirSlice<W>) -> bool>(
         &self,
-        slices: &Slices,
-        pos: &Position,
+        full: &Full,
+        common: &Common,
+        state: &CornerState,
         color: usize,
         mut g: G,
     ) -> bool {
-        let mut blocked = pos.forbidden[color];
-        let candidates = pos.attach[color] & !blocked;
+        let mut blocked = state.forbidden[color];
+        let candidates = state.attach[color] & !blocked;
         if candidates.is_empty() {
             return true;
         }
-        let available = self.available(pos.available[color]);
-        // Cells not touching the colour at a corner (none in a game played by the rules) use
-        // the full layout.
-        let mut full = None;
+        let available = self.available(common.available[color]);
         for a in candidates.iter() {
-            let go_on = match self.dir_toward(a, &pos.cells[color]) {
-                Some(dir) => {
-                    let cd = self.layout_of(slices, a, dir);
-                    let ok = self.through(a, dir, &available[cd], &blocked);
-                    let ids = SlotIds {
-                        ids: slices.ids_of(a),
-                        slots: Some(&self.full_slot[cd * 64 * W..(cd + 1) * 64 * W]),
-                    };
-                    g(a, ids, &ok)
-                }
-                None => {
-                    let avail = full.get_or_insert_with(|| slices.available(pos.available[color]));
-                    let ok = slices.through(a, avail, &blocked);
-                    let ids = SlotIds {
-                        ids: slices.ids_of(a),
-                        slots: None,
-                    };
-                    g(a, ids, &ok)
-                }
+            let dir = self.dir_of(a, &common.cells[color]);
+            let cd = self.layout_of(full, a, dir);
+            let ok = self.through(a, dir, &available[cd], &blocked);
+            let ids = SlotIds {
+                ids: full.ids_of(a),
+                slots: &self.full_slot[cd * 64 * W..(cd + 1) * 64 * W],
             };
-            if !go_on {
+            if !g(a, ids, &ok) {
                 return false;
             }
             // Placements through this cell are done; later cells must not list them again.
@@ -494,18 +476,27 @@ impl<const W: usize> DirSlices<W> {
         true
     }
 
+    /// The direction from attach cell `a` toward a cell of its colour's `own` cells: every
+    /// attach cell after a colour's first piece is a corner neighbour of one of them (the rules
+    /// make it so: `rules::corner::place`).
+    #[inline(always)]
+    pub(crate) fn dir_of(&self, a: usize, own: &Bits) -> usize {
+        self.dir_toward(a, own)
+            .expect("an attach cell touches its colour at a corner")
+    }
+
     /// Calls `f` with every legal placement of `color` (which has a piece on the board), each
-    /// once, like [`Position::for_each_move`]; stops early when `f` returns `false`. Returns
-    /// `false` if stopped early.
+    /// once; stops early when `f` returns `false`. Returns `false` if stopped early.
     #[inline]
-    pub fn for_each_move<F: FnMut(u32) -> bool>(
+    pub(crate) fn for_each_move<F: FnMut(u32) -> bool>(
         &self,
-        slices: &Slices,
-        pos: &Position,
+        full: &Full,
+        common: &Common,
+        state: &CornerState,
         color: usize,
         mut f: F,
     ) -> bool {
-        self.for_each_cell(slices, pos, color, |_, ids, ok| {
+        self.for_each_cell(full, common, state, color, |_, ids, ok| {
             for (w, &word) in ok.iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
@@ -521,21 +512,34 @@ impl<const W: usize> DirSlices<W> {
     }
 
     /// Number of legal placements of `color` (which has a piece on the board).
-    pub fn count_moves(&self, slices: &Slices, pos: &Position, color: usize) -> usize {
+    pub(crate) fn count(
+        &self,
+        full: &Full,
+        common: &Common,
+        state: &CornerState,
+        color: usize,
+    ) -> usize {
         let mut n = 0;
-        self.for_each_cell(slices, pos, color, |_, _, ok| {
-            n += ok.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+        self.for_each_cell(full, common, state, color, |_, _, ok| {
+            n += slots_in(ok) as usize;
             true
         });
         n
     }
 
     /// Appends the legal placements of `color` (which has a piece on the board) to `out`, in
-    /// the order of [`DirSlices::for_each_move`]: the same work without a call per move.
-    pub fn list_into(&self, slices: &Slices, pos: &Position, color: usize, out: &mut Vec<u32>) {
-        self.for_each_cell(slices, pos, color, |_, ids, ok| {
+    /// the order of [`Directed::for_each_move`]: the same work without a call per move.
+    pub(crate) fn list_into(
+        &self,
+        full: &Full,
+        common: &Common,
+        state: &CornerState,
+        color: usize,
+        out: &mut Vec<u32>,
+    ) {
+        self.for_each_cell(full, common, state, color, |_, ids, ok| {
             // Room for the cell's moves first, so that no push has to grow the list.
-            out.reserve(ok.iter().map(|w| w.count_ones() as usize).sum());
+            out.reserve(slots_in(ok) as usize);
             for (w, &word) in ok.iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
@@ -548,56 +552,57 @@ impl<const W: usize> DirSlices<W> {
         });
     }
 
-    /// The legal slots of every attach cell of `color` (which has a piece on the board) that
-    /// has some, each placement counted once, pushed to `out` (padded to a full [`Slice`]);
-    /// returns their number. [`DirSlices::slot_id`] names the placement of a slot.
-    pub fn collect_slots(
+    /// A uniformly random legal placement of `color` (which has a piece on the board), without
+    /// listing: the legal slots of every attach cell are counted (each placement once, under the
+    /// first attach cell it covers), kept in `scratch`, and one is picked by number.
+    pub(crate) fn sample(
         &self,
-        slices: &Slices,
-        pos: &Position,
+        full: &Full,
+        common: &Common,
+        state: &CornerState,
         color: usize,
-        out: &mut Vec<(u16, Slice)>,
-    ) -> u64 {
+        rng: &mut Rng,
+        scratch: &mut Vec<(u16, Slice)>,
+    ) -> Option<u32> {
+        scratch.clear();
         let mut total = 0u64;
-        self.for_each_cell(slices, pos, color, |a, _, ok| {
-            let n: u32 = ok.iter().map(|w| w.count_ones()).sum();
+        self.for_each_cell(full, common, state, color, |a, _, ok| {
+            let n = slots_in(ok);
             if n > 0 {
-                let mut padded = [0u64; SLICE_WORDS];
-                padded[..ok.len()].copy_from_slice(ok);
                 total += u64::from(n);
-                out.push((a as u16, padded));
+                let mut padded = [0u64; SLICE_WORDS];
+                padded[..W].copy_from_slice(ok);
+                scratch.push((a as u16, padded));
             }
             true
         });
-        total
-    }
-
-    /// The placement in slot `slot` of attach cell `a` as [`DirSlices::collect_slots`] laid it
-    /// out.
-    pub fn slot_id(
-        &self,
-        slices: &Slices,
-        pos: &Position,
-        color: usize,
-        a: usize,
-        slot: usize,
-    ) -> u32 {
-        match self.dir_toward(a, &pos.cells[color]) {
-            Some(dir) => slices.id(a, self.full_slot(slices, a, dir, slot)),
-            None => slices.id(a, slot),
+        if total == 0 {
+            return None;
         }
+        let mut k = rng.below(total);
+        for (a, ok) in scratch.iter() {
+            let n = u64::from(slots_in(ok));
+            if k < n {
+                let a = usize::from(*a);
+                let dir = self.dir_of(a, &common.cells[color]);
+                let slot = self.full_slot(full, a, dir, nth_one_in(ok, k as usize));
+                return Some(full.id(a, slot));
+            }
+            k -= n;
+        }
+        unreachable!("k is below the total")
     }
 
     /// The slots of `piece` in layout `cd`.
     #[inline]
-    pub fn piece_slots(&self, cd: usize, piece: usize) -> &DirSlice<W> {
+    pub(crate) fn piece_slots(&self, cd: usize, piece: usize) -> &DirSlice<W> {
         &self.piece_slots[piece][cd]
     }
 
     /// The slots of the placements through `a` in direction `dir` that avoid `blocked` and use
     /// a piece of `avail` (the availability of the layout of (`a`, `dir`)).
     #[inline]
-    pub fn through(
+    pub(crate) fn through(
         &self,
         a: usize,
         dir: usize,
@@ -612,7 +617,7 @@ impl<const W: usize> DirSlices<W> {
     /// The slots of the placements through `a` in direction `dir` on the board with a piece of
     /// `avail`, whatever covers their cells.
     #[inline]
-    pub fn fitting(&self, a: usize, dir: usize, avail: &DirSlice<W>) -> DirSlice<W> {
+    pub(crate) fn fitting(&self, a: usize, dir: usize, avail: &DirSlice<W>) -> DirSlice<W> {
         let fits = &self.fits[a * self.dirs + dir];
         let mut ok = [0u64; W];
         for w in 0..W {
@@ -624,14 +629,14 @@ impl<const W: usize> DirSlices<W> {
     /// Clears from `ok` (slots of `a` in direction `dir`) the placements that cover a cell of
     /// `cells`.
     #[inline(always)]
-    pub fn clear_near(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
+    pub(crate) fn clear_near(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
         match &self.window {
             Some(window) => window.clear(a, dir, ok, cells),
             None => self.clear_near_by_list(a, dir, ok, cells),
         }
     }
 
-    /// [`DirSlices::clear_near`] by the lists of near cells: a step per cell of `cells` near
+    /// [`Directed::clear_near`] by the lists of near cells: a step per cell of `cells` near
     /// `a`.
     #[inline(always)]
     fn clear_near_by_list(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
@@ -648,25 +653,26 @@ impl<const W: usize> DirSlices<W> {
         );
     }
 
-    /// The slots of [`Slices`] that the slots of (class of `a`, `dir`) stand for.
+    /// The slots of [`Full`] that the slots of (class of `a`, `dir`) stand for.
     #[inline]
-    pub fn full_slots(&self, slices: &Slices, a: usize, dir: usize) -> &[u16] {
-        let cd = self.layout_of(slices, a, dir);
+    pub(crate) fn full_slots(&self, full: &Full, a: usize, dir: usize) -> &[u16] {
+        let cd = self.layout_of(full, a, dir);
         &self.full_slot[cd * 64 * W..(cd + 1) * 64 * W]
     }
 
-    /// The slot of [`Slices`] that slot `j` of (class of `a`, `dir`) stands for.
+    /// The slot of [`Full`] that slot `j` of (class of `a`, `dir`) stands for.
     #[inline]
-    pub fn full_slot(&self, slices: &Slices, a: usize, dir: usize, j: usize) -> usize {
-        self.full_slot[self.layout_of(slices, a, dir) * 64 * W + j] as usize
+    pub(crate) fn full_slot(&self, full: &Full, a: usize, dir: usize, j: usize) -> usize {
+        self.full_slot[self.layout_of(full, a, dir) * 64 * W + j] as usize
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::{AnyCornerGen, CornerGen};
     use super::*;
+    use crate::movegen::Generator;
     use crate::rng::Rng;
-    use crate::table::with_directed;
 
     /// Random sets of cells, from sparse to dense.
     fn random_sets(n: usize, rng: &mut Rng) -> Vec<Bits> {
@@ -675,40 +681,53 @@ mod tests {
             .collect()
     }
 
+    fn windows_agree<const W: usize>(id: &str, g: &CornerGen<W>, v: &Variant, rng: &mut Rng) {
+        let (full, ds, n) = (&g.full, &g.directed, v.num_cells());
+        assert!(ds.window.is_some() && ds.diagonals.is_some(), "{id}");
+        let every_piece = ds.available((1 << v.pieces.len()) - 1);
+        for cells in random_sets(n, rng) {
+            for a in 0..n {
+                for (_, dir) in ds.corner_dirs[a].iter() {
+                    let avail = &every_piece[ds.layout_of(full, a, dir)];
+                    let all = ds.fitting(a, dir, avail);
+                    let (mut by_window, mut by_list) = (all, all);
+                    ds.clear_near(a, dir, &mut by_window, &cells);
+                    ds.clear_near_by_list(a, dir, &mut by_list, &cells);
+                    assert_eq!(by_window, by_list, "{id} cell {a} direction {dir}");
+                    let window = ds.window().unwrap();
+                    let (l, bits) = window.gather(a, dir, &cells);
+                    let has = |set: &DirSlice<W>, j: usize| set[j / 64] >> (j % 64) & 1 != 0;
+                    for j in (0..64 * W).filter(|&j| has(&all, j)) {
+                        let cleared = !has(&by_list, j);
+                        assert_eq!(window.covers(l, j, bits), cleared, "{id} {a} {j}");
+                    }
+                }
+                let first = ds.corner_dirs[a]
+                    .iter()
+                    .find(|&(x, _)| cells.contains(x))
+                    .map(|(_, dir)| dir);
+                assert_eq!(ds.dir_toward(a, &cells), first, "{id} cell {a}");
+            }
+        }
+    }
+
     #[test]
     fn windows_clear_what_the_near_lists_clear() {
         let mut rng = Rng::new(7);
         for id in ["classic", "duo", "junior"] {
             let t = crate::tables(id).unwrap();
-            let (s, n) = (t.slices.as_ref().unwrap(), t.variant.num_cells());
-            with_directed!(t.directed.as_ref().unwrap(), ds => {
-                assert!(ds.window.is_some() && ds.diagonals.is_some(), "{id}");
-                let every_piece = ds.available((1 << t.variant.pieces.len()) - 1);
-                for cells in random_sets(n, &mut rng) {
-                    for a in 0..n {
-                        for (_, dir) in ds.corner_dirs[a].iter() {
-                            let avail = &every_piece[ds.layout_of(s, a, dir)];
-                            let all = ds.fitting(a, dir, avail);
-                            let (mut by_window, mut by_list) = (all, all);
-                            ds.clear_near(a, dir, &mut by_window, &cells);
-                            ds.clear_near_by_list(a, dir, &mut by_list, &cells);
-                            assert_eq!(by_window, by_list, "{id} cell {a} direction {dir}");
-                            let window = ds.window().unwrap();
-                            let (l, bits) = window.gather(a, dir, &cells);
-                            let has = |set: &DirSlice<_>, j: usize| set[j / 64] >> (j % 64) & 1 != 0;
-                            for j in (0..64 * all.len()).filter(|&j| has(&all, j)) {
-                                let cleared = !has(&by_list, j);
-                                assert_eq!(window.covers(l, j, bits), cleared, "{id} {a} {j}");
-                            }
-                        }
-                        let first = ds.corner_dirs[a]
-                            .iter()
-                            .find(|&(x, _)| cells.contains(x))
-                            .map(|(_, dir)| dir);
-                        assert_eq!(ds.dir_toward(a, &cells), first, "{id} cell {a}");
-                    }
+            match &t.generator {
+                Generator::Corner(AnyCornerGen::W1(g)) => {
+                    windows_agree(id, g, &t.variant, &mut rng)
                 }
-            });
+                Generator::Corner(AnyCornerGen::W2(g)) => {
+                    windows_agree(id, g, &t.variant, &mut rng)
+                }
+                Generator::Corner(AnyCornerGen::W4(g)) => {
+                    windows_agree(id, g, &t.variant, &mut rng)
+                }
+                Generator::Stacking(_) => unreachable!("{id} is flat"),
+            }
         }
     }
 }

@@ -14,8 +14,8 @@
 //! The corner neighbours are found the same way: the direction from `a` toward one of its
 //! colour's cells comes from a test of four bits at fixed distances, without a loop.
 
+use super::directed::{CornerDirs, DirSlice};
 use crate::bits::Bits;
-use crate::directed::{CornerDirs, DirSlice};
 use crate::variant::Variant;
 
 /// The most runs of a window (one per row a pentomino through a cell can reach, in a
@@ -39,10 +39,10 @@ struct Gather {
     rotate: [u64; MAX_RUNS],
 }
 
-/// The windows of the layouts of a [`DirSlices`](crate::directed::DirSlices) with `W`-word
+/// The windows of the layouts of a [`Directed`](super::directed::Directed) with `W`-word
 /// slices.
 #[derive(Debug)]
-pub struct Window<const W: usize> {
+pub(crate) struct Window<const W: usize> {
     /// Directions per cell.
     dirs: usize,
     /// Per (cell, direction): its layout.
@@ -75,7 +75,7 @@ impl<const W: usize> Window<W> {
     /// not allow them or a window would not fit [`WINDOW_BITS`]. `corner_dirs` gives each
     /// cell's directions, `layout(a, dir)` the layout of (`a`, `dir`) and `fitting(a, dir)` the
     /// slots of that layout that fit the board at `a` with the cells of their placement.
-    pub fn new<'p>(
+    pub(crate) fn new<'p>(
         variant: &Variant,
         corner_dirs: &[CornerDirs],
         num_layouts: usize,
@@ -214,7 +214,7 @@ impl<const W: usize> Window<W> {
 
     /// The layout of (`a`, `dir`) and the window of `cells` there.
     #[inline(always)]
-    pub fn gather(&self, a: usize, dir: usize, cells: &Bits) -> (usize, u64) {
+    pub(crate) fn gather(&self, a: usize, dir: usize, cells: &Bits) -> (usize, u64) {
         let l = usize::from(self.layout_of[a * self.dirs + dir]);
         let gather = &self.gather[l];
         let words = gather.reads.map(|d| bits_from(cells, a as i32 + d));
@@ -231,13 +231,13 @@ impl<const W: usize> Window<W> {
 
     /// Whether the placement of slot `j` of layout `l` covers a cell of `window`.
     #[inline(always)]
-    pub fn covers(&self, l: usize, j: usize, window: u64) -> bool {
+    pub(crate) fn covers(&self, l: usize, j: usize, window: u64) -> bool {
         self.cover[l * 64 * W + j] & window != 0
     }
 
     /// Clears from `ok` (slots of layout `l`) the placements that cover a cell of `window`.
     #[inline(always)]
-    pub fn clear_window(&self, l: usize, ok: &mut DirSlice<W>, window: u64) {
+    pub(crate) fn clear_window(&self, l: usize, ok: &mut DirSlice<W>, window: u64) {
         // A fixed number of steps, without a branch: the slots covering a cell of each group
         // of four bits of the window, looked up.
         let mut gone = [0u64; W];
@@ -255,7 +255,7 @@ impl<const W: usize> Window<W> {
     /// Clears from `ok` (slots of `a` in direction `dir`) the placements that cover a cell of
     /// `cells`.
     #[inline(always)]
-    pub fn clear(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
+    pub(crate) fn clear(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
         let (l, window) = self.gather(a, dir, cells);
         self.clear_window(l, ok, window);
     }
@@ -267,7 +267,7 @@ const DIAGONALS: usize = 4;
 /// Corner neighbours at fixed distances: each direction's cell the same number of indices
 /// away from every cell that has one.
 #[derive(Debug)]
-pub struct Diagonals {
+pub(crate) struct Diagonals {
     /// Per direction: how many indices away its cell is.
     delta: [i32; DIAGONALS],
     /// Per cell: the directions with a cell on the board, a bit each.
@@ -277,7 +277,7 @@ pub struct Diagonals {
 impl Diagonals {
     /// The distances of `corner_dirs` (each cell's corner neighbours with their directions), or
     /// `None` if the board's numbering does not give them.
-    pub fn new(corner_dirs: &[CornerDirs]) -> Option<Diagonals> {
+    pub(crate) fn new(corner_dirs: &[CornerDirs]) -> Option<Diagonals> {
         let mut delta = [None; DIAGONALS];
         let mut on_board = vec![0u8; corner_dirs.len()];
         for (a, around) in corner_dirs.iter().enumerate() {
@@ -301,7 +301,7 @@ impl Diagonals {
 
     /// The first direction from `a` toward a cell of `own`, if any.
     #[inline(always)]
-    pub fn toward(&self, a: usize, own: &Bits) -> Option<usize> {
+    pub(crate) fn toward(&self, a: usize, own: &Bits) -> Option<usize> {
         let mut found = 0u32;
         for (dir, &d) in self.delta.iter().enumerate() {
             let x = a as i32 + d;

@@ -11,9 +11,9 @@ pub struct Shape {
     pub cells: Vec<Coord>,
 }
 
-const SQUARE_PIECES: &str = include_str!("../data/pieces_square.txt");
-const TRIANGLE_PIECES: &str = include_str!("../data/pieces_triangle.txt");
-const CUBE_PIECES: &str = include_str!("../data/pieces_cube.txt");
+const SQUARE_PIECES: &str = include_str!("../../data/pieces_square.txt");
+const TRIANGLE_PIECES: &str = include_str!("../../data/pieces_triangle.txt");
+const CUBE_PIECES: &str = include_str!("../../data/pieces_cube.txt");
 
 /// The standard pieces of a geometry, in their fixed order.
 pub fn standard_shapes(geometry: Geometry) -> Vec<Shape> {

@@ -1,68 +1,15 @@
-//! Variants as data: a spec (what a user writes, JSON) and the validated [`Variant`].
-//!
-//! The built-in variants are specs too, in `variants/*.json`; a user-defined spec goes through
-//! exactly the same validation.
+//! What a user writes: the variant spec (JSON, TOML or a Python mapping), and its validation
+//! into a [`Variant`].
 
 use std::collections::HashMap;
 
 use serde::Deserialize;
 
+use super::pieces::{standard_shapes, Shape};
+use super::structure::Structure;
+use super::{PieceKind, PlayerScore, Rules, Scoring, SpecError, Variant, MAX_COLORS, MAX_PIECES};
 use crate::bits::{Bits, MAX_CELLS};
-use crate::geometry::{column_name, parse_cell_name, Coord, Geometry};
-use crate::piece::{standard_shapes, Shape};
-use crate::structure::Structure;
-
-/// Most colours a variant may have.
-pub const MAX_COLORS: usize = 4;
-/// Most distinct pieces in a colour's set.
-pub const MAX_PIECES: usize = 24;
-
-/// How points are counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Scoring {
-    /// Cells placed plus bonuses (Pentobi's points).
-    Advanced,
-    /// Minus one per cell left in hand.
-    Basic,
-}
-
-/// The rule family a variant is played under; the position dispatches on it by `match`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rules {
-    /// Flat boards: a first piece covers a start point, later pieces touch their colour at
-    /// corners only.
-    Corner,
-    /// Blokus 3D: cubes stacked over a structure, later pieces share a face with their colour.
-    Stacking {
-        /// A colour that cannot place on its turn is skipped and tries again on its next turn,
-        /// instead of being out for the rest of the game.
-        skip_blocked: bool,
-    },
-}
-
-impl Rules {
-    /// Whether a colour that cannot move on its turn never moves again.
-    pub fn knocks_out(self) -> bool {
-        match self {
-            Rules::Corner => true,
-            Rules::Stacking { skip_blocked } => !skip_blocked,
-        }
-    }
-
-    /// Whether being out is a fact of the game's history rather than of the position: under the
-    /// stacking rule with knock-out, a colour that could not move once stays out even when room
-    /// opens later, so an out colour may have a legal move. (Under the corner rule a colour out
-    /// of moves never gets one back.)
-    pub fn out_by_history(self) -> bool {
-        matches!(
-            self,
-            Rules::Stacking {
-                skip_blocked: false
-            }
-        )
-    }
-}
+use crate::geometry::{parse_cell_name, Coord, Geometry};
 
 /// What happens to a colour that cannot place on its turn (Blokus 3D).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -72,16 +19,6 @@ pub enum Blocked {
     Out,
     /// Skipped; it tries again on its next turn.
     Skip,
-}
-
-/// How a player's score comes from the points of its colours.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PlayerScore {
-    /// The sum of its colours' points.
-    Sum,
-    /// The points of its best colour (Blokus 3D `_2x2`: the owner of the best colour wins).
-    Best,
 }
 
 /// A variant as written by a user or in `variants/*.json`.
@@ -181,153 +118,11 @@ pub struct BonusSpec {
     pub last_monomino: u32,
 }
 
-/// A piece of a validated variant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PieceKind {
-    /// Pentobi's name.
-    pub name: String,
-    /// Cells in one orientation.
-    pub cells: Vec<Coord>,
-    /// Copies each colour has.
-    pub copies: u8,
-}
-
-/// A validated variant: everything the tables and the rules need.
-#[derive(Clone, Debug)]
-pub struct Variant {
-    /// Short id.
-    pub id: String,
-    /// Human name.
-    pub name: String,
-    /// SGF `GM` value, if any.
-    pub sgf_name: Option<String>,
-    /// The lattice.
-    pub geometry: Geometry,
-    /// Cell coordinates, indexed by cell number.
-    pub cells: Vec<Coord>,
-    /// Colour names.
-    pub colors: Vec<String>,
-    /// Colours of each player.
-    pub players: Vec<Vec<usize>>,
-    /// Colours shared by all players in turn.
-    pub shared_colors: Vec<usize>,
-    /// Start points per colour (a shared point appears in every colour's set).
-    pub start_points: Vec<Bits>,
-    /// Whether the start points are shared by all colours.
-    pub shared_start: bool,
-    /// The piece set of every colour.
-    pub pieces: Vec<PieceKind>,
-    /// Default scoring.
-    pub scoring: Scoring,
-    /// Bonus for placing every piece.
-    pub bonus_all_placed: u32,
-    /// Bonus instead when the last piece was the 1-cell piece.
-    pub bonus_last_monomino: u32,
-    /// The rule family.
-    pub rules: Rules,
-    /// How a player's score comes from its colours' points.
-    pub player_score: PlayerScore,
-    /// The structure of a cube board; its ground layer is cells `0..columns.len()`.
-    pub structure: Option<Structure>,
-    index: HashMap<Coord, usize>,
-}
-
-/// A spec that cannot become a variant, with what is wrong and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError(pub String);
-
-impl std::fmt::Display for SpecError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SpecError {}
-
 fn err<T>(msg: String) -> Result<T, SpecError> {
     Err(SpecError(msg))
 }
 
-const BUILTIN_SPECS: &[(&str, &str)] = &[
-    ("classic", include_str!("../variants/classic.json")),
-    ("classic_2", include_str!("../variants/classic_2.json")),
-    ("classic_3", include_str!("../variants/classic_3.json")),
-    ("duo", include_str!("../variants/duo.json")),
-    ("junior", include_str!("../variants/junior.json")),
-    ("trigon", include_str!("../variants/trigon.json")),
-    ("trigon_2", include_str!("../variants/trigon_2.json")),
-    ("trigon_3", include_str!("../variants/trigon_3.json")),
-    ("3d_tower", include_str!("../variants/3d_tower.json")),
-    ("3d_tower_3", include_str!("../variants/3d_tower_3.json")),
-    ("3d_tower_2", include_str!("../variants/3d_tower_2.json")),
-    (
-        "3d_tower_2x2",
-        include_str!("../variants/3d_tower_2x2.json"),
-    ),
-    ("3d_wall", include_str!("../variants/3d_wall.json")),
-    ("3d_wall_3", include_str!("../variants/3d_wall_3.json")),
-    ("3d_wall_2", include_str!("../variants/3d_wall_2.json")),
-    ("3d_wall_2x2", include_str!("../variants/3d_wall_2x2.json")),
-    ("3d_steps", include_str!("../variants/3d_steps.json")),
-    ("3d_steps_3", include_str!("../variants/3d_steps_3.json")),
-    ("3d_steps_2", include_str!("../variants/3d_steps_2.json")),
-    (
-        "3d_steps_2x2",
-        include_str!("../variants/3d_steps_2x2.json"),
-    ),
-    ("3d_pyramid", include_str!("../variants/3d_pyramid.json")),
-    (
-        "3d_pyramid_3",
-        include_str!("../variants/3d_pyramid_3.json"),
-    ),
-    (
-        "3d_pyramid_2",
-        include_str!("../variants/3d_pyramid_2.json"),
-    ),
-    (
-        "3d_pyramid_2x2",
-        include_str!("../variants/3d_pyramid_2x2.json"),
-    ),
-];
-
-/// The ids of the built-in variants, in a fixed order.
-pub fn builtin_ids() -> Vec<&'static str> {
-    BUILTIN_SPECS.iter().map(|(id, _)| *id).collect()
-}
-
-/// The JSON spec of a built-in variant.
-pub fn builtin_spec_json(id: &str) -> Option<&'static str> {
-    BUILTIN_SPECS
-        .iter()
-        .find(|(i, _)| *i == id)
-        .map(|(_, s)| *s)
-}
-
 impl Variant {
-    /// A built-in variant by id.
-    pub fn builtin(id: &str) -> Option<Variant> {
-        let json = builtin_spec_json(id)?;
-        Some(Variant::from_json(json).expect("built-in specs are valid"))
-    }
-
-    /// Reads and validates a JSON spec.
-    pub fn from_json(json: &str) -> Result<Variant, SpecError> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        let spec: VariantSpec = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            // serde_json appends a position in the JSON text; the field path says more.
-            let msg = inner.to_string();
-            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-            if path == "." || inner.is_syntax() || inner.is_eof() {
-                SpecError(format!("variant spec: {msg}"))
-            } else {
-                SpecError(format!("{path}: {msg}"))
-            }
-        })?;
-        Variant::from_spec(&spec)
-    }
-
     /// Validates a spec.
     pub fn from_spec(spec: &VariantSpec) -> Result<Variant, SpecError> {
         if spec.id.is_empty()
@@ -412,11 +207,11 @@ impl Variant {
                 .copied()
                 .ok_or_else(|| SpecError(format!("{where_}: {name} is off the board")))
         };
-        let (start_points, shared_start) = match (&spec.start_points, &spec.shared_start_points) {
+        let start_points = match (&spec.start_points, &spec.shared_start_points) {
             // Blokus 3D has no start points: colour 0 starts anywhere, the others by contact.
-            (None, None) if geometry == Geometry::Cube => (vec![Bits::EMPTY; num_colors], false),
+            (None, None) if geometry == Geometry::Cube => vec![Bits::EMPTY; num_colors],
             _ if geometry == Geometry::Cube => {
-                return err("start_points: cube boards have none (RULES.md, Blokus 3D)".into())
+                return err("start_points: cube boards have none (docs/RULES.md, Blokus 3D)".into())
             }
             (Some(_), Some(_)) => {
                 return err("start_points and shared_start_points: give one or the other".into())
@@ -440,7 +235,7 @@ impl Variant {
                     }
                     out.push(b);
                 }
-                (out, false)
+                out
             }
             (None, Some(names)) => {
                 if names.is_empty() {
@@ -450,7 +245,7 @@ impl Variant {
                 for n in names {
                     b.insert(lookup("shared_start_points", n)?);
                 }
-                (vec![b; num_colors], true)
+                vec![b; num_colors]
             }
         };
         let standard = standard_shapes(geometry);
@@ -531,7 +326,6 @@ impl Variant {
             players: spec.players.clone(),
             shared_colors: spec.shared_colors.clone(),
             start_points,
-            shared_start,
             pieces,
             scoring: spec.scoring.unwrap_or(Scoring::Advanced),
             bonus_all_placed: spec.bonus.all_placed,
@@ -541,90 +335,6 @@ impl Variant {
             structure,
             index,
         })
-    }
-
-    /// Number of colours.
-    pub fn num_colors(&self) -> usize {
-        self.colors.len()
-    }
-
-    /// Number of players.
-    pub fn num_players(&self) -> usize {
-        self.players.len()
-    }
-
-    /// Number of cells of the board.
-    pub fn num_cells(&self) -> usize {
-        self.cells.len()
-    }
-
-    /// The cell at the given coordinates, if it is on the board.
-    pub fn cell_at(&self, c: Coord) -> Option<usize> {
-        self.index.get(&c).copied()
-    }
-
-    /// The cell's name in move text (`e10`, `aa7`; with the level on cube boards, `a1@2`).
-    pub fn cell_name(&self, cell: usize) -> String {
-        let [x, y, z] = self.cells[cell];
-        match self.geometry {
-            Geometry::Cube => format!("{}{}@{}", column_name(x), y + 1, z + 1),
-            _ => format!("{}{}", column_name(x), y + 1),
-        }
-    }
-
-    /// The cell a name denotes, if it is on the board.
-    pub fn parse_cell(&self, name: &str) -> Option<usize> {
-        self.cell_at(self.cell_coord(name)?)
-    }
-
-    /// The coordinates a cell name denotes, on the board or not; `None` if the text is not a
-    /// cell name of this geometry (case is ignored).
-    pub fn cell_coord(&self, name: &str) -> Option<Coord> {
-        match self.geometry {
-            Geometry::Cube => {
-                let (column, level) = name.split_once('@')?;
-                let (x, row) = parse_cell_name(column)?;
-                let digits = !level.is_empty() && level.bytes().all(|b| b.is_ascii_digit());
-                if !digits || level.len() > 3 || level.starts_with('0') {
-                    return None;
-                }
-                let level: i32 = level.parse().ok()?;
-                Some([x, row - 1, level - 1])
-            }
-            _ => {
-                let (x, row) = parse_cell_name(name)?;
-                Some([x, row - 1, 0])
-            }
-        }
-    }
-
-    /// The height limit of the column under `c` on a cube board, if there is a column there.
-    pub fn limit_over(&self, c: Coord) -> Option<u8> {
-        self.structure.as_ref()?.limit_at(c[0], c[1])
-    }
-
-    /// Width and height of the grid the cells lie on.
-    pub fn extent(&self) -> (i32, i32) {
-        let w = self.cells.iter().map(|c| c[0]).max().unwrap_or(-1) + 1;
-        let h = self.cells.iter().map(|c| c[1]).max().unwrap_or(-1) + 1;
-        (w, h)
-    }
-
-    /// The player who moves `color` when it has already placed `placed` pieces.
-    pub fn player_of(&self, color: usize, placed: usize) -> usize {
-        if self.shared_colors.contains(&color) {
-            placed % self.num_players()
-        } else {
-            self.players
-                .iter()
-                .position(|cs| cs.contains(&color))
-                .expect("validated")
-        }
-    }
-
-    /// Total number of pieces each colour has.
-    pub fn pieces_per_color(&self) -> usize {
-        self.pieces.iter().map(|p| p.copies as usize).sum()
     }
 }
 
@@ -688,7 +398,7 @@ fn board_cells(board: &BoardSpec) -> Result<(Geometry, Vec<Coord>), SpecError> {
                      cells, at most {MAX_CELLS})"
                 ));
             }
-            // The leftmost cell of the top row points up (RULES.md): x = n - 1, y = 2n - 1.
+            // The leftmost cell of the top row points up (docs/RULES.md): x = n - 1, y = 2n - 1.
             let odd_up = n % 2 == 1;
             (
                 Geometry::Triangle { odd_up },
@@ -722,7 +432,7 @@ fn board_cells(board: &BoardSpec) -> Result<(Geometry, Vec<Coord>), SpecError> {
     Ok((geometry, cells))
 }
 
-/// The cells of the hexagon of edge `n`, row by row from the bottom (RULES.md): the row `d` rows
+/// The cells of the hexagon of edge `n`, row by row from the bottom (docs/RULES.md): the row `d` rows
 /// away from the nearer of the top and bottom edges holds columns `n - 1 - d ..= 3n - 1 + d`.
 fn hexagon_cells(n: i32) -> Vec<Coord> {
     (0..2 * n)
@@ -756,13 +466,16 @@ mod tests {
             assert_eq!(v.num_cells(), cells, "{id}");
             assert_eq!(v.extent(), extent, "{id}");
             assert_eq!(v.start_points[0].count(), 6, "{id}");
-            assert!(v.shared_start, "{id}");
+            assert!(
+                v.start_points.iter().all(|s| *s == v.start_points[0]),
+                "{id}"
+            );
         }
     }
 
     #[test]
     fn trigon_directions_follow_the_parity_rule_of_each_board() {
-        // RULES.md: with r the 1-based row, up iff x + r is even on edge 9, odd on edge 8.
+        // docs/RULES.md: with r the 1-based row, up iff x + r is even on edge 9, odd on edge 8.
         for (id, up_parity) in [("trigon", 0), ("trigon_3", 1)] {
             let v = Variant::builtin(id).unwrap();
             for &c in &v.cells {
@@ -827,8 +540,8 @@ mod tests {
         assert_eq!(v.pieces.len(), 3);
         assert!(v.parse_cell("d2").is_none());
         // 23 monominoes; 30 inner edges of the hexagon less the 3 of the hole, one domino each.
-        let t = crate::table::Tables::new(v);
-        let per_piece = |p: u8| t.placements.iter().filter(|pl| pl.piece == p).count();
+        let t = crate::Tables::new(v);
+        let per_piece = |p: u8| t.placements.list.iter().filter(|pl| pl.piece == p).count();
         assert_eq!((per_piece(0), per_piece(1)), (23, 27));
     }
 }

@@ -2,13 +2,16 @@
 
 use std::sync::Arc;
 
-use crate::notation::{move_text, parse_move, MoveTextError};
-use crate::position::{Illegal, Position, NO_COLOR};
+use crate::movegen::Scratch;
+use crate::notation::MoveTextError;
+use crate::position::Position;
 use crate::rng::Rng;
-use crate::score;
-use crate::setup::{Setup, SetupError};
-use crate::table::Tables;
+use crate::rules::score;
+use crate::rules::Illegal;
+use crate::tables::Tables;
 use crate::variant::Scoring;
+
+use super::setup::{Setup, SetupError};
 
 /// Why a move could not be played. The board is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,8 +29,30 @@ pub enum PlayError {
     },
 }
 
-/// A game: tables, the current position, the history needed to undo, and the pieces of the
+impl std::fmt::Display for PlayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayError::Text(e) => write!(f, "invalid move text: {e}"),
+            PlayError::UnknownId(id) => write!(f, "no placement {id}"),
+            PlayError::Illegal { id, reason } => write!(f, "illegal move {id}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// A game: its tables, the current position, the history needed to undo, and the pieces of the
 /// setup it started from (the position alone does not say where the pieces of Blokus 3D are).
+///
+/// ```
+/// use blokus_core::{tables, Board};
+/// let mut board = Board::new(tables("duo").unwrap());
+/// assert_eq!(board.count_moves(), 414);
+/// board.play_text("j5").unwrap_err(); // colour 0 starts at e10, not j5
+/// let id = board.play_text("d10,e10").unwrap();
+/// assert_eq!(board.turn(), Some(1));
+/// assert_eq!(board.undo(), Some(id));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Board {
     tables: Arc<Tables>,
@@ -49,14 +74,13 @@ impl Board {
         }
     }
 
-    /// A game that starts from a setup (checked by [`Position::from_setup`]) instead of the
-    /// empty board.
+    /// A game that starts from a setup (checked: see [`Setup`]) instead of the empty board.
     ///
     /// ```
     /// use blokus_core::{tables, Board, Setup, SetupTurn};
     /// let t = tables("3d_tower").unwrap();
     /// let ids = |texts: &[&str]| -> Vec<u32> {
-    ///     texts.iter().map(|m| blokus_core::notation::parse_move(&t, m).unwrap()).collect()
+    ///     texts.iter().map(|m| t.parse_move(m).unwrap()).collect()
     /// };
     /// // Yellow's cube rests on Blue's: listed first all the same.
     /// let setup = Setup {
@@ -95,12 +119,17 @@ impl Board {
         }
     }
 
+    /// Whether the game started from a setup rather than the empty board.
+    pub fn has_setup(&self) -> bool {
+        *self.start_position() != Position::start(&self.tables)
+    }
+
     /// Placement ids of each colour's pieces on the board, in the order they were put down:
     /// the setup's, then the moves played; each colour's last piece comes last.
     pub fn placements(&self) -> Vec<Vec<u32>> {
         let mut out = self.setup.clone();
         for (before, id) in &self.history {
-            out[before.to_move as usize].push(*id);
+            out[usize::from(before.common.to_move)].push(*id);
         }
         out
     }
@@ -117,17 +146,13 @@ impl Board {
 
     /// The colour to move, or `None` at the end.
     pub fn turn(&self) -> Option<usize> {
-        (self.position.to_move != NO_COLOR).then_some(self.position.to_move as usize)
+        self.position.turn()
     }
 
     /// The player who moves the colour to move.
     pub fn player(&self) -> Option<usize> {
         let c = self.turn()?;
-        Some(
-            self.tables
-                .variant
-                .player_of(c, self.position.placed[c] as usize),
-        )
+        Some(self.tables.variant.player_of(c, self.position.placed(c)))
     }
 
     /// Moves played so far, as placement ids.
@@ -137,7 +162,9 @@ impl Board {
 
     /// Colours of the moves played so far.
     pub fn move_colors(&self) -> impl Iterator<Item = usize> + '_ {
-        self.history.iter().map(|(p, _)| p.to_move as usize)
+        self.history
+            .iter()
+            .map(|(p, _)| usize::from(p.common.to_move))
     }
 
     /// Number of moves played.
@@ -150,6 +177,25 @@ impl Board {
         self.position.legal_moves(&self.tables)
     }
 
+    /// Appends the legal placements of the colour to move to `out`.
+    pub fn legal_moves_into(&self, out: &mut Vec<u32>) {
+        self.position.legal_moves_into(&self.tables, out);
+    }
+
+    /// Calls `f` with every legal placement of the colour to move; stops when `f` returns
+    /// `false`.
+    pub fn for_each_move(&self, f: impl FnMut(u32) -> bool) {
+        if let Some(c) = self.turn() {
+            self.tables.generator.for_each_move(&self.position, c, f);
+        }
+    }
+
+    /// Whether `color` has a legal placement here (whether or not it is its turn; in Blokus 3D
+    /// an out colour may have one and still never move again).
+    pub fn has_move(&self, color: usize) -> bool {
+        color < self.tables.variant.num_colors() && self.position.has_move(&self.tables, color)
+    }
+
     /// Number of legal placements.
     pub fn count_moves(&self) -> usize {
         self.position.count_moves(&self.tables)
@@ -157,18 +203,19 @@ impl Board {
 
     /// A uniformly random legal placement, without building the list.
     pub fn sample_move(&self, rng: &mut Rng) -> Option<u32> {
-        let n = self.count_moves();
-        if n == 0 {
-            return None;
-        }
         self.position
-            .nth_move(&self.tables, rng.below(n as u64) as usize)
+            .sample_move(&self.tables, rng, &mut Scratch::default())
     }
 
     /// Why a placement is illegal here, or `None`.
     pub fn why_illegal(&self, id: u32) -> Result<Option<Illegal>, PlayError> {
         self.check_id(id)?;
         Ok(self.position.why_illegal(&self.tables, id))
+    }
+
+    /// Whether a placement is legal here (an id that is no placement is not).
+    pub fn is_legal(&self, id: u32) -> bool {
+        matches!(self.why_illegal(id), Ok(None))
     }
 
     fn check_id(&self, id: u32) -> Result<(), PlayError> {
@@ -179,7 +226,7 @@ impl Board {
         }
     }
 
-    /// Plays a placement if it is legal.
+    /// Plays a placement if it is legal; otherwise the board is unchanged.
     pub fn play(&mut self, id: u32) -> Result<(), PlayError> {
         self.check_id(id)?;
         if let Some(reason) = self.position.why_illegal(&self.tables, id) {
@@ -189,15 +236,17 @@ impl Board {
         Ok(())
     }
 
-    /// Plays a placement known to be legal (from the move generator).
+    /// Plays a placement without checking it: `id` must be legal here, as every id the move
+    /// generator gives is ([`Board::legal_moves`], [`Board::sample_move`]). An illegal one
+    /// leaves a board the rules cannot reach.
     pub fn play_unchecked(&mut self, id: u32) {
         self.history.push((self.position, id));
-        self.position.play(&self.tables, id);
+        self.position.play_unchecked(&self.tables, id);
     }
 
     /// Plays move text.
     pub fn play_text(&mut self, text: &str) -> Result<u32, PlayError> {
-        let id = parse_move(&self.tables, text).map_err(PlayError::Text)?;
+        let id = self.tables.parse_move(text).map_err(PlayError::Text)?;
         self.play(id)?;
         Ok(id)
     }
@@ -211,21 +260,69 @@ impl Board {
 
     /// Canonical text of a placement.
     pub fn move_text(&self, id: u32) -> String {
-        move_text(&self.tables, id)
+        self.tables.move_text(id)
     }
 
-    /// Points per colour under a scoring style.
+    /// Points per colour under a scoring style (Blokus 3D has one way to count).
     pub fn points(&self, scoring: Scoring) -> Vec<i32> {
-        score::points(&self.tables, &self.position, scoring)
+        self.tables
+            .rules
+            .points(&self.tables.variant, &self.position, scoring)
+    }
+
+    /// Score per player, in the variant's scoring.
+    pub fn scores(&self) -> Vec<i32> {
+        let v = &self.tables.variant;
+        score::scores(v, &self.points(v.scoring))
+    }
+
+    /// The players with the best score (all of them on a tie).
+    pub fn winners(&self) -> Vec<usize> {
+        score::winners(&self.scores())
     }
 
     /// Pentobi's result line (advanced points).
     pub fn result_line(&self) -> String {
-        score::result_line(&self.tables, &self.points(Scoring::Advanced))
+        score::result_line(&self.tables.variant, &self.points(Scoring::Advanced))
     }
 
-    /// perft from the current position.
+    /// The colour on each cell, by cell number.
+    pub fn cell_colors(&self) -> Vec<Option<usize>> {
+        (0..self.tables.variant.num_cells())
+            .map(|cell| self.position.color_at(cell))
+            .collect()
+    }
+
+    /// Blokus 3D: the number of cubes in each column, in column order (the ground layer's
+    /// cells); empty on flat boards.
+    pub fn heights(&self) -> Vec<u8> {
+        self.tables.rules.stack_cells().map_or(Vec::new(), |cells| {
+            cells.heights(&self.position.common.occupied)
+        })
+    }
+
+    /// Blokus 3D: the colour of each column's top cube (`None` for an empty column), in column
+    /// order; empty on flat boards.
+    pub fn top_colors(&self) -> Vec<Option<usize>> {
+        let Some(cells) = self.tables.rules.stack_cells() else {
+            return Vec::new();
+        };
+        cells
+            .tops(&self.position.common.occupied)
+            .into_iter()
+            .map(|top| top.and_then(|c| self.position.color_at(c)))
+            .collect()
+    }
+
+    /// Number of move sequences of length `depth` from the current position.
     pub fn perft(&self, depth: u32) -> u64 {
-        self.position.perft(&self.tables, depth)
+        self.perft_until(depth, &mut || true)
+            .expect("a count that is never stopped finishes")
+    }
+
+    /// [`Board::perft`] that asks `go_on` now and then whether to continue, and is `None` if
+    /// it was told to stop (for a caller that must answer an interrupt).
+    pub fn perft_until(&self, depth: u32, go_on: &mut dyn FnMut() -> bool) -> Option<u64> {
+        self.position.perft(&self.tables, depth, go_on)
     }
 }

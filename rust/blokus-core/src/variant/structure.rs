@@ -1,12 +1,12 @@
 //! Blokus 3D structures as data: a footprint of columns, each with a height limit.
 //!
-//! A structure is drawn as text, as in RULES.md: one line per row, the back row first and row 1
+//! A structure is drawn as text, as in docs/RULES.md: one line per row, the back row first and row 1
 //! last, one character per column from column `a`: a digit `L` (1 to 9) is a column whose cubes
 //! may reach level `L` with 4 players, `.` is no column. With `p` players every limit becomes
 //! `max(1, L - (4 - p))`.
 //!
 //! ```
-//! use blokus_core::structure::Structure;
+//! use blokus_core::Structure;
 //! let rows = ["66......", "66666666"].map(String::from);
 //! let s = Structure::parse(&rows, 2).unwrap();
 //! assert_eq!(s.columns.len(), 10);
@@ -14,9 +14,9 @@
 //! assert_eq!(s.limit_at(2, 1), None); // c2 is no column
 //! ```
 
+use super::SpecError;
 use crate::bits::MAX_CELLS;
 use crate::geometry::{column_name, Coord};
-use crate::variant::SpecError;
 
 /// The number of players the drawn limits are for.
 pub const DRAWN_FOR_PLAYERS: usize = 4;

@@ -8,12 +8,12 @@
 //! in the core's cache beside the other tables, where lists of cells, edges and corners took a
 //! 64-byte line each (1.9 MB).
 
+use super::Placement;
 use crate::bits::Bits;
-use crate::table::Placement;
 
 /// The footprints of every placement of a variant.
 #[derive(Debug)]
-pub struct Footprints {
+pub(crate) struct Footprints {
     /// Records of `stride` values from `start`: `[piece, cells, cell...]`.
     records: Vec<u16>,
     start: usize,
@@ -31,7 +31,7 @@ struct Around([Bits; 2]);
 impl Footprints {
     /// The footprints of `placements`, in id order; `edge[c]` and `corner[c]` are the edge and
     /// corner-only neighbours of cell `c` on the board.
-    pub fn new(placements: &[Placement], edge: Vec<Bits>, corner: Vec<Bits>) -> Footprints {
+    pub(crate) fn new(placements: &[Placement], edge: Vec<Bits>, corner: Vec<Bits>) -> Footprints {
         let largest = placements
             .iter()
             .map(|p| p.cells().len())
@@ -62,7 +62,7 @@ impl Footprints {
 
     /// The footprint of placement `id`.
     #[inline]
-    pub fn get(&self, id: u32) -> Footprint<'_> {
+    pub(crate) fn get(&self, id: u32) -> Footprint<'_> {
         let at = self.start + id as usize * self.stride;
         let r = &self.records[at..at + self.stride];
         Footprint {
@@ -74,7 +74,7 @@ impl Footprints {
     /// The cells of `fp`, the cells sharing an edge with it and those touching it at a corner
     /// only, as sets.
     #[inline]
-    pub fn masks(&self, fp: &Footprint<'_>) -> Masks {
+    pub(crate) fn masks(&self, fp: &Footprint<'_>) -> Masks {
         let (mut cells, mut edges, mut corners) = (Bits::EMPTY, Bits::EMPTY, Bits::EMPTY);
         for &x in fp.cells {
             let x = usize::from(x);
@@ -95,20 +95,55 @@ impl Footprints {
 
 /// One placement's piece and cells.
 #[derive(Clone, Copy, Debug)]
-pub struct Footprint<'a> {
+pub(crate) struct Footprint<'a> {
     /// The piece.
-    pub piece: usize,
+    pub(crate) piece: usize,
     /// The cells, in increasing order.
-    pub cells: &'a [u16],
+    pub(crate) cells: &'a [u16],
 }
 
 /// A placement's cells and neighbours as sets ([`Footprints::masks`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Masks {
+pub(crate) struct Masks {
     /// The cells under the piece.
-    pub cells: Bits,
+    pub(crate) cells: Bits,
     /// The cells sharing an edge with the piece.
-    pub edges: Bits,
+    pub(crate) edges: Bits,
     /// The cells touching the piece at a corner only.
-    pub corners: Bits,
+    pub(crate) corners: Bits,
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bits::Bits;
+    use crate::testing::odd_variants;
+
+    #[test]
+    fn footprints_give_each_placements_cells_edges_and_corners() {
+        for (id, t) in odd_variants() {
+            let (v, g) = (&t.variant, t.variant.geometry);
+            for (pid, p) in t.placements.list.iter().enumerate() {
+                let fp = t.placements.footprint(pid as u32);
+                assert_eq!((fp.piece, fp.cells), (p.piece(), p.cells()), "{id} {pid}");
+                let masks = t.placements.footprints.masks(&fp);
+                // The neighbours, from the geometry's coordinates.
+                let around = |f: &dyn Fn(crate::geometry::Coord) -> Vec<crate::geometry::Coord>| {
+                    let mut set = Bits::EMPTY;
+                    for &c in p.cells() {
+                        for n in f(v.cells[usize::from(c)]) {
+                            if let Some(i) = v.cell_at(n) {
+                                set.insert(i);
+                            }
+                        }
+                    }
+                    set
+                };
+                let edges = around(&|c| g.edge_neighbours(c)) & !p.mask;
+                let corners = around(&|c| g.corner_neighbours(c)) & !(p.mask | edges);
+                assert_eq!(masks.cells, p.mask, "{id} {pid}");
+                assert_eq!(masks.edges, edges, "{id} {pid}");
+                assert_eq!(masks.corners, corners, "{id} {pid}");
+            }
+        }
+    }
 }

@@ -4,9 +4,9 @@
 //! side); [`Batch::write`] fills them, splitting the games over threads. A mask row is not
 //! cleared whole (30,433 entries in classic): the ids the last write set are unset.
 
-use crate::position::{Position, NO_COLOR};
-use crate::score;
-use crate::table::Tables;
+use crate::position::Position;
+use crate::rules::score;
+use crate::tables::Tables;
 use crate::variant::Variant;
 
 /// The dense grid observations are drawn on: `(layers, rows, columns)` and each cell's index.
@@ -36,13 +36,13 @@ impl Grid {
 
     /// Draws the colours' cells as planes from `color`'s point of view: plane k holds the cells
     /// of colour (color + k) mod colours. `out` has `colours * size()` entries.
-    pub fn observe(&self, t: &Tables, pos: &Position, color: usize, out: &mut [u8]) {
-        let nc = t.variant.num_colors();
+    pub fn observe(&self, pos: &Position, num_colors: usize, color: usize, out: &mut [u8]) {
+        let nc = num_colors;
         let gs = self.size();
         out.fill(0);
         for c in 0..nc {
             let plane = (c + nc - color) % nc;
-            for cell in pos.cells[c].iter() {
+            for cell in pos.cells(c).iter() {
                 out[plane * gs + self.index[cell]] = 1;
             }
         }
@@ -115,16 +115,30 @@ pub enum StepError {
     },
 }
 
+impl std::fmt::Display for StepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StepError::Illegal { game, action } => {
+                write!(f, "game {game}: action {action} is not a legal placement")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
 /// A batch of games of one variant, with what [`Batch::write`] needs to update the outputs.
 #[derive(Clone, Debug)]
 pub struct Batch {
     /// The games.
-    pub games: Vec<Position>,
+    games: Vec<Position>,
     /// Which games ended in the last step (their rewards are due).
-    pub ended: Vec<bool>,
+    ended: Vec<bool>,
     /// Per game, the ids set in its row of the legal action mask by the last write, so the
     /// next write clears just those instead of the whole row.
     listed: Vec<Vec<u32>>,
+    /// The grid the observations are drawn on.
+    grid: Grid,
 }
 
 impl Batch {
@@ -134,7 +148,18 @@ impl Batch {
             games: vec![Position::start(t); n],
             ended: vec![false; n],
             listed: vec![Vec::new(); n],
+            grid: Grid::new(&t.variant),
         }
+    }
+
+    /// The grid the observations are drawn on.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// The games' positions.
+    pub fn positions(&self) -> &[Position] {
+        &self.games
     }
 
     /// Number of games.
@@ -166,14 +191,14 @@ impl Batch {
             if pos.is_game_over() {
                 continue;
             }
-            if a < 0 || a as usize >= t.num_placements() || !pos.is_legal(t, a as u32) {
+            if a < 0 || a as usize >= t.num_placements() || pos.why_illegal(t, a as u32).is_some() {
                 return Err(StepError::Illegal { game: g, action: a });
             }
         }
         for ((pos, &a), e) in self.games.iter_mut().zip(actions).zip(&mut self.ended) {
             *e = false;
             if !pos.is_game_over() {
-                pos.play(t, a as u32);
+                pos.play_unchecked(t, a as u32);
                 *e = pos.is_game_over();
             }
         }
@@ -183,9 +208,9 @@ impl Batch {
     /// Writes every game's outputs, on `threads` threads each writing the rows of a run of
     /// games. The mask rows must hold what the last write put there (all false at first):
     /// only the ids set then are cleared.
-    pub fn write(&mut self, t: &Tables, grid: &Grid, out: Outputs<'_>, threads: usize) {
+    pub fn write(&mut self, t: &Tables, out: Outputs<'_>, threads: usize) {
         let chunk = self.games.len().div_ceil(threads.max(1)).max(1);
-        let (games, ended) = (&self.games, &self.ended);
+        let (games, ended, grid) = (&self.games, &self.ended, &self.grid);
         if chunk >= games.len() {
             write_rows(t, grid, games, ended, &mut self.listed, out);
             return;
@@ -221,14 +246,10 @@ fn write_rows(
     let na = t.num_placements();
     let gs = grid.size();
     for (g, pos) in games.iter().enumerate() {
-        let mover = if pos.to_move == NO_COLOR {
-            0
-        } else {
-            pos.to_move as usize
-        };
+        let mover = pos.turn().unwrap_or(0);
         grid.observe(
-            t,
             pos,
+            nc,
             mover,
             &mut out.observation[g * nc * gs..(g + 1) * nc * gs],
         );
@@ -245,15 +266,18 @@ fn write_rows(
         let rewards = &mut out.rewards[g * np..(g + 1) * np];
         rewards.fill(0.0);
         if ended[g] {
-            rewards.copy_from_slice(&score::rewards(t, pos));
+            let points = t.rules.points(&t.variant, pos, t.variant.scoring);
+            rewards.copy_from_slice(&score::rewards(&t.variant, &points));
         }
-        if pos.is_game_over() {
-            out.current_player[g] = -1;
-            out.current_color[g] = -1;
-        } else {
-            let c = pos.to_move as usize;
-            out.current_color[g] = c as i32;
-            out.current_player[g] = t.variant.player_of(c, pos.placed[c] as usize) as i32;
+        match pos.turn() {
+            None => {
+                out.current_player[g] = -1;
+                out.current_color[g] = -1;
+            }
+            Some(c) => {
+                out.current_color[g] = c as i32;
+                out.current_player[g] = t.variant.player_of(c, pos.placed(c)) as i32;
+            }
         }
         out.terminated[g] = pos.is_game_over();
     }
@@ -275,7 +299,7 @@ impl Buffers {
     pub fn new(t: &Tables, games: usize) -> Buffers {
         let v = &t.variant;
         Buffers {
-            observation: vec![0; games * v.num_colors() * t.grid.size()],
+            observation: vec![0; games * v.num_colors() * Grid::new(v).size()],
             legal_action_mask: vec![false; games * t.num_placements()],
             rewards: vec![0.0; games * v.num_players()],
             current_player: vec![0; games],
@@ -309,11 +333,11 @@ pub fn time_replay(
 ) -> Result<f64, StepError> {
     let mut buffers = Buffers::new(t, games);
     let mut batch = Batch::new(t, games);
-    batch.write(t, &t.grid, buffers.outputs(), threads);
+    batch.write(t, buffers.outputs(), threads);
     let start = std::time::Instant::now();
     for row in actions.chunks(games.max(1)) {
         batch.step(t, row)?;
-        batch.write(t, &t.grid, buffers.outputs(), threads);
+        batch.write(t, buffers.outputs(), threads);
     }
     Ok(start.elapsed().as_secs_f64())
 }

@@ -1,4 +1,6 @@
-//! Bit-sliced move generation for the corner rule.
+//! The full slot layout of the corner rule: every placement through a cell, used for a colour's
+//! first piece (whose attach cells are start points, touching none of its cells) and as the
+//! numbering the corner-directed layouts ([`super::directed`]) refer to.
 //!
 //! For every cell `a`, the placements covering it are laid out in *slots* of a small bitset (a
 //! [`Slice`]): one slot per (piece, orientation, cell of the orientation) that can sit on `a`.
@@ -11,20 +13,20 @@
 //! already handled count as blocked, so each placement is produced once.
 
 use crate::bits::Bits;
-use crate::position::Position;
-use crate::table::{Placement, MAX_PIECE_CELLS};
+use crate::placement::{Placement, MAX_PIECE_CELLS};
+use crate::position::{Common, CornerState};
 use crate::variant::Variant;
 
 /// Words of a [`Slice`]: 512 slots, more than any standard piece set needs (classic 414); eight
 /// words make two 256-bit vector operations.
-pub const SLICE_WORDS: usize = 8;
+pub(crate) const SLICE_WORDS: usize = 8;
 /// A set of slots.
-pub type Slice = [u64; SLICE_WORDS];
+pub(crate) type Slice = [u64; SLICE_WORDS];
 const NO_PLACEMENT: u16 = u16::MAX;
 
-/// The slot layout and per-cell slices of a variant.
+/// The full slot layout and per-cell slices of a variant.
 #[derive(Debug, Default)]
-pub struct Slices {
+pub(crate) struct Full {
     /// Class of each cell (0 on square boards; 0 down, 1 up on triangle boards).
     class: Vec<u8>,
     /// Per class and piece: the slots of that piece.
@@ -121,15 +123,15 @@ fn set(s: &mut Slice, bit: usize) {
     s[bit >> 6] |= 1 << (bit & 63);
 }
 
-impl Slices {
+impl Full {
     /// Builds the slices, or `None` if some cell class needs more than `64 * SLICE_WORDS` slots
     /// or there are 65,535 placements or more (ids are kept in 16 bits, which keeps the table
     /// small enough to stay in cache; every built-in variant has at most 32,131).
-    pub fn new(
+    pub(crate) fn new(
         variant: &Variant,
         placements: &[Placement],
         orientations: &[Vec<Vec<[i32; 3]>>],
-    ) -> Option<Slices> {
+    ) -> Option<Full> {
         if placements.len() >= usize::from(NO_PLACEMENT) {
             return None;
         }
@@ -195,7 +197,7 @@ impl Slices {
             near_slices.extend(by_cell.into_values());
         }
         near_start.push(near_slices.len() as u32);
-        let near_words = near.iter().map(crate::directed::word_range).collect();
+        let near_words = near.iter().map(word_range).collect();
         let cells_of_slots = SlotCells::new(variant, orientations, &slot_keys, stride);
         let mut all_slots = [[0u64; SLICE_WORDS]; 2];
         for (cl, slots) in piece_slots.iter().enumerate() {
@@ -205,7 +207,7 @@ impl Slices {
                 }
             }
         }
-        Some(Slices {
+        Some(Full {
             class,
             piece_slots,
             all_slots,
@@ -225,7 +227,7 @@ impl Slices {
     /// cells into `out` (in the order of its shape); returns the piece and the number of cells.
     /// Computed from the slot's shape, without reading the placement's record.
     #[inline]
-    pub fn slot_cells(
+    pub(crate) fn slot_cells(
         &self,
         a: usize,
         slot: usize,
@@ -246,7 +248,7 @@ impl Slices {
 
     /// The slots of the pieces in `available` (bit p = piece p), one slice per cell class.
     #[inline]
-    pub fn available(&self, available: u32) -> [Slice; 2] {
+    pub(crate) fn available(&self, available: u32) -> [Slice; 2] {
         let num_pieces = self.piece_slots.first().map_or(0, Vec::len);
         if u64::from(available) == (1u64 << num_pieces) - 1 {
             return self.all_slots;
@@ -267,7 +269,7 @@ impl Slices {
 
     /// The slots of the placements through `a` that avoid `blocked` and use an available piece.
     #[inline]
-    pub fn through(&self, a: usize, available: &[Slice; 2], blocked: &Bits) -> Slice {
+    pub(crate) fn through(&self, a: usize, available: &[Slice; 2], blocked: &Bits) -> Slice {
         let avail = &available[self.class[a] as usize];
         let fits = &self.fits[a];
         let mut ok = [0u64; SLICE_WORDS];
@@ -283,18 +285,19 @@ impl Slices {
     /// (those count as blocked); stops early when `g` returns `false`. Returns `false` if
     /// stopped early.
     #[inline]
-    pub fn for_each_cell<G: FnMut(usize, &Slice) -> bool>(
+    pub(crate) fn for_each_cell<G: FnMut(usize, &Slice) -> bool>(
         &self,
-        pos: &Position,
+        common: &Common,
+        state: &CornerState,
         color: usize,
         mut g: G,
     ) -> bool {
-        let mut blocked = pos.forbidden[color];
-        let candidates = pos.attach[color] & !blocked;
+        let mut blocked = state.forbidden[color];
+        let candidates = state.attach[color] & !blocked;
         if candidates.is_empty() {
             return true;
         }
-        let available = self.available(pos.available[color]);
+        let available = self.available(common.available[color]);
         for cell in candidates.iter() {
             let ok = self.through(cell, &available, &blocked);
             if !g(cell, &ok) {
@@ -307,7 +310,7 @@ impl Slices {
 
     /// Clears from `ok` (slots of cell `a`) the placements that cover a cell of `cells`.
     #[inline]
-    pub fn clear_near(&self, a: usize, ok: &mut Slice, cells: &Bits) {
+    pub(crate) fn clear_near(&self, a: usize, ok: &mut Slice, cells: &Bits) {
         let slices = &self.near_slices[self.near_start[a] as usize..];
         let (lo, hi) = self.near_words[a];
         let words = &self.near[a].0[lo as usize..hi as usize];
@@ -316,31 +319,38 @@ impl Slices {
 
     /// The class of cell `a` (0 on square boards; 0 down, 1 up on triangle boards).
     #[inline]
-    pub fn class(&self, a: usize) -> usize {
+    pub(crate) fn class(&self, a: usize) -> usize {
         self.class[a] as usize
     }
 
     /// Per class: the piece, orientation and cell of the orientation of each slot.
-    pub fn slot_keys(&self) -> &[Vec<(usize, usize, usize)>] {
+    pub(crate) fn slot_keys(&self) -> &[Vec<(usize, usize, usize)>] {
         &self.slot_keys
     }
 
     /// Whether slot `slot` of cell `a` holds a placement on the board.
-    pub fn fits(&self, a: usize, slot: usize) -> bool {
+    pub(crate) fn fits(&self, a: usize, slot: usize) -> bool {
         self.fits[a][slot >> 6] >> (slot & 63) & 1 != 0
     }
 
     /// The placement ids of the slots of cell `a`.
     #[inline]
-    pub fn ids_of(&self, a: usize) -> &[u16] {
+    pub(crate) fn ids_of(&self, a: usize) -> &[u16] {
         &self.ids[a * self.stride..(a + 1) * self.stride]
     }
 
     /// The placement id in slot `slot` of cell `a`.
     #[inline]
-    pub fn id(&self, a: usize, slot: usize) -> u32 {
+    pub(crate) fn id(&self, a: usize, slot: usize) -> u32 {
         u32::from(self.ids[a * self.stride + slot])
     }
+}
+
+/// The first and one past the last word of `b` that is not zero (`(0, 0)` if `b` is empty).
+pub(crate) fn word_range(b: &Bits) -> (u8, u8) {
+    let lo = b.0.iter().position(|&w| w != 0).unwrap_or(0);
+    let hi = b.0.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+    (lo as u8, hi as u8)
 }
 
 /// Clears from `ok` the slots whose placement covers a cell of `cells`: `near` are the cells
@@ -349,7 +359,7 @@ impl Slices {
 /// cell's slice is found by its rank in `near`, so only the given cells among the near ones are
 /// visited.
 #[inline]
-pub fn clear_covering<'s, const W: usize, F: Fn(usize) -> &'s [u64; W]>(
+pub(crate) fn clear_covering<'s, const W: usize, F: Fn(usize) -> &'s [u64; W]>(
     near: &[u64],
     lo: usize,
     slice: F,
@@ -406,4 +416,46 @@ fn placement_cells_in_shape_order(
                 .expect("placement cell on the board")
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::movegen::corner::AnyCornerGen;
+    use crate::movegen::Generator;
+    use crate::placement::MAX_PIECE_CELLS;
+    use crate::testing::odd_variants;
+
+    #[test]
+    fn slots_name_the_cells_of_their_placements() {
+        for (id, t) in odd_variants() {
+            let full = match &t.generator {
+                Generator::Corner(AnyCornerGen::W1(g)) => &g.full,
+                Generator::Corner(AnyCornerGen::W2(g)) => &g.full,
+                Generator::Corner(AnyCornerGen::W4(g)) => &g.full,
+                Generator::Stacking(_) => continue,
+            };
+            let mut checked = 0;
+            for a in 0..t.variant.num_cells() {
+                for slot in 0..full.ids_of(a).len() {
+                    if !full.fits(a, slot) {
+                        continue;
+                    }
+                    let p = t.get(full.id(a, slot));
+                    let mut cells = [0u16; MAX_PIECE_CELLS];
+                    let (piece, len) = full.slot_cells(a, slot, &mut cells);
+                    let mut cells = cells[..len].to_vec();
+                    cells.sort_unstable();
+                    assert_eq!(
+                        (piece, cells.as_slice()),
+                        (p.piece(), p.cells()),
+                        "{id} {a} {slot}"
+                    );
+                    checked += 1;
+                }
+            }
+            // Each placement has a slot at each of its cells.
+            let cells: usize = t.placements.list.iter().map(|p| p.cells().len()).sum();
+            assert_eq!(checked, cells, "{id}");
+        }
+    }
 }
