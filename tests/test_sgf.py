@@ -188,6 +188,22 @@ def test_latin1_without_charset_and_declared_charsets() -> None:
         sgf.loads(b"(;GM[Blokus Duo]CA[UTF-8]PB[\xff])")
 
 
+def test_the_charset_is_the_roots_ca_property_only() -> None:
+    # UTF-8 files that only mention CA: in a comment, as the end of another id, in a later node.
+    for text in [
+        "(;GM[Blokus Duo]C[write CA[ISO-8859-1\\] for Latin-1]PB[Jos\xe9];B[e10])",
+        "(;GM[Blokus Duo]XCA[ISO-8859-1]PB[Jos\xe9];B[e10])",
+        "(;GM[Blokus Duo]PB[Jos\xe9];B[e10]CA[ISO-8859-1])",
+    ]:
+        game = sgf.loads(text.encode())
+        assert game.players[0] == "Jos\xe9", text
+        assert sgf.dumps(game).startswith("(;GM[Blokus Duo]CA[UTF-8]")
+    assert sgf.loads(b"(;GM[Blokus Duo]XCA[ISO-8859-1];B[e10])").properties["XCA"] == ["ISO-8859-1"]
+    # Latin-1 with its CA after other headers, in any case and spacing.
+    latin = "(;GM[Blokus Duo]PB[Jos\xe9]PW[Ren\xe9e]\nca[x] CA [ latin1 ];B[e10])".encode("latin-1")
+    assert sgf.loads(latin).players == ["Jos\xe9", "Ren\xe9e"]
+
+
 # --- setup ---
 
 

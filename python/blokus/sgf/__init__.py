@@ -20,9 +20,13 @@ sets the colour to move) may appear in any node.
 Reading accepts what Pentobi reads: cells in any order and case, the property ids of old
 Pentobi versions (``BLUE``, ``YELLOW``, ``RED``, ``GREEN``; ``1``/``2`` in two-colour games), moves
 written as one value per cell (``B[e10][e11]``), and files in Latin-1 without a ``CA``
-property. Moves and setup values are rewritten canonically; every other property is kept as it
+property (bytes are decoded by the root's ``CA``, else as UTF-8 if they are valid UTF-8, else as
+Latin-1). Moves and setup values are rewritten canonically; every other property is kept as it
 was, so unknown properties survive a round trip. Writing always produces UTF-8 with
 ``CA[UTF-8]``.
+
+The SGF syntax itself (nodes, properties, escapes, character sets), which knows nothing of
+Blokus, is :mod:`blokus.sgf.syntax`; this module gives the properties their Blokus meaning.
 
 A malformed file raises :class:`~blokus.errors.SgfError` with the line and column and what was
 expected there; so does a well-formed file with an illegal move, naming the move.
@@ -42,15 +46,13 @@ pieces alone do not tell. A setup node without ``XO`` keeps the colours that wer
 
 from __future__ import annotations
 
-import bisect
-import codecs
-import re
 from collections.abc import Iterator, Sequence
 from os import PathLike
 from typing import IO, Union
 
 from blokus.board import Board, Move, MoveLike
 from blokus.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, SgfError
+from blokus.sgf import syntax
 from blokus.variant import Variant, VariantLike, variant, variants
 
 __all__ = ["Game", "Node", "dump", "dumps", "load", "load_all", "loads", "loads_all"]
@@ -486,199 +488,58 @@ def _out_colors(v: Variant, values: list[str]) -> list[int]:
 # --- reading ---
 
 
-class _Reader:
-    """Turns SGF text into bare node trees (properties only), with positions for errors."""
+class _GameBuilder:
+    """Makes game trees of the nodes the syntax layer reads: the root's ``GM`` names the
+    variant, and every move and setup value is checked and made canonical as it is read, so
+    a value that names no placement is reported where it stands."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.lines = [m.end() for m in re.finditer("\n", text)]
-        self.i = 0
+    def __init__(self, variant_: VariantLike | None) -> None:
+        self.variant = variant(variant_) if variant_ is not None else None
+        self.names: dict[str | None, str] | None = None
 
-    def where(self, i: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self.lines, i)
-        start = self.lines[line - 1] if line > 0 else 0
-        return line + 1, i - start + 1
+    def node(self, parent: Node | None, properties: dict[str, list[str]], source: syntax.NodeSource) -> Node:
+        if parent is None:
+            v = self.variant_of(properties, source)
+            game = Game.__new__(Game)
+            Node.__init__(game, None, properties)
+            game._variant = v
+            node: Node = game
+        else:
+            v = parent.variant
+            node = Node(parent, properties)
+            parent.children.append(node)
+        node.line, node.column = source.where()
+        node.properties = _canonical(v, properties, source)
+        return node
 
-    def error(self, i: int, message: str) -> SgfError:
-        line, column = self.where(i)
-        return SgfError(message, line, column)
-
-    def found(self, i: int) -> str:
-        if i >= len(self.text):
-            return "the end of the file"
-        return repr(self.text[i])
-
-    def skip_space(self) -> None:
-        text, i = self.text, self.i
-        while i < len(text) and text[i].isspace():
-            i += 1
-        self.i = i
-
-    def trees(self) -> list[Node]:
-        """Every game tree of the collection, as bare roots."""
-        roots: list[Node] = []
-        if self.text.startswith("\ufeff"):
-            self.i = 1
-        self.skip_space()
-        if self.i >= len(self.text):
-            raise self.error(self.i, "expected '(' to start a game tree, found the end of the file")
-        while self.i < len(self.text):
-            if self.text[self.i] != "(":
-                what = "'(' to start a game tree" if not roots else "'(' to start another game tree, or the end"
-                raise self.error(self.i, f"expected {what}, found {self.found(self.i)}")
-            roots.append(self.tree())
-            self.skip_space()
-        return roots
-
-    def tree(self) -> Node:
-        """One game tree from its '(' on; iterative, so deep nesting cannot overflow a stack."""
-        text = self.text
-        root: Node | None = None
-        # For each open '(': the node new nodes attach to, and whether a variation was closed
-        # in it (after which only '(' or ')' may follow).
-        stack: list[tuple[Node | None, int]] = []
-        current: Node | None = None
-        closed_child = False
-        while True:
-            self.skip_space()
-            i = self.i
-            if i >= len(text):
-                opened = stack[-1][1] if stack else i
-                line, column = self.where(opened)
-                raise self.error(
-                    i,
-                    f"expected ')' to close the game tree opened at line {line}, column {column}, found the end of the file",
+    def variant_of(self, root: dict[str, list[str]], source: syntax.NodeSource) -> Variant:
+        """The variant a root's ``GM`` names (or the one asked for, if it names that)."""
+        values = root.get("GM")
+        if not values:
+            raise source.error("the root node has no GM property: expected GM[Blokus Duo] or another game name")
+        gm = values[0]
+        if self.variant is not None:
+            if self.variant.sgf_name != gm:
+                raise source.error(
+                    f"expected GM[{self.variant.sgf_name}] for variant {self.variant.id}, found GM[{gm}]", "GM"
                 )
-            ch = text[i]
-            if ch == "(":
-                if current is None and stack:
-                    raise self.error(i, "expected ';' to start a node, found '('")
-                stack.append((current, i))
-                self.i = i + 1
-                self.skip_space()
-                if self.i >= len(text) or text[self.i] != ";":
-                    raise self.error(
-                        self.i, f"expected ';' to start the first node of a game tree, found {self.found(self.i)}"
-                    )
-                closed_child = False
-            elif ch == ";":
-                if closed_child:
-                    raise self.error(
-                        i, "expected '(' or ')' after a variation, found ';' (nodes cannot follow variations)"
-                    )
-                node = Node(current)
-                node.line, node.column = self.where(i)
-                node._where = {"": i}
-                self.i = i + 1
-                self.properties(node)
-                if current is None:
-                    root = node
-                else:
-                    current.children.append(node)
-                current = node
-            elif ch == ")":
-                parent, _ = stack.pop()
-                self.i = i + 1
-                if not stack:
-                    assert root is not None
-                    return root
-                current = parent
-                closed_child = True
-            else:
-                raise self.error(i, f"expected ';', '(' or ')', found {self.found(i)}")
-
-    def properties(self, node: Node) -> None:
-        text = self.text
-        while True:
-            self.skip_space()
-            start = self.i
-            j = start
-            while j < len(text) and text[j].isascii() and text[j].isalnum():
-                j += 1
-            if j == start:
-                if start < len(text) and text[start] == "[":
-                    raise self.error(start, "expected a property id (like B or C) before '['")
-                return
-            id = text[start:j]
-            if id in node.properties:
-                raise self.error(start, f"property {id} appears twice in one node")
-            self.i = j
-            values = []
-            self.skip_space()
-            if self.i >= len(text) or text[self.i] != "[":
-                raise self.error(self.i, f"expected '[' to start a value of {id}, found {self.found(self.i)}")
-            while self.i < len(text) and text[self.i] == "[":
-                values.append(self.value(id))
-                self.skip_space()
-            node.properties[id] = values
-            assert node._where is not None
-            node._where[id] = start
-
-    def value(self, id: str) -> str:
-        text = self.text
-        opened = self.i
-        i = opened + 1
-        out = []
-        while True:
-            k = i
-            while k < len(text) and text[k] not in "]\\":
-                k += 1
-            out.append(text[i:k])
-            if k >= len(text):
-                raise self.error(
-                    opened, f"expected ']' to end the value of {id} that starts here, found the end of the file"
-                )
-            if text[k] == "]":
-                self.i = k + 1
-                return "".join(out)
-            # A backslash: the next character stands for itself; a line break after it vanishes.
-            if k + 1 >= len(text):
-                raise self.error(
-                    opened, f"expected ']' to end the value of {id} that starts here, found the end of the file"
-                )
-            nxt = text[k + 1]
-            if nxt in "\r\n":
-                i = k + 2
-                if i < len(text) and text[i] in "\r\n" and text[i] != nxt:
-                    i += 1
-            else:
-                out.append(nxt)
-                i = k + 2
+            return self.variant
+        if self.names is None:
+            self.names = {variant(vid).sgf_name: vid for vid in variants()}
+        if gm not in self.names:
+            known = ", ".join(n for n in self.names if n)
+            raise source.error(f"unknown game GM[{gm}]: expected one of {known}", "GM")
+        return variant(self.names[gm])
 
 
-def _game_of(root: Node, reader: _Reader, variant_: VariantLike | None) -> Game:
-    """Turns a bare root into a :class:`Game`: finds the variant, checks and canonicalises every
-    move and setup value, and replays every line of play."""
-    gm = root.get("GM")
-    where = root._where or {}
-    if gm is None:
-        raise reader.error(
-            where.get("", 0), "the root node has no GM property: expected GM[Blokus Duo] or another game name"
-        )
-    if variant_ is not None:
-        v = variant(variant_)
-        if v.sgf_name != gm:
-            raise reader.error(where.get("GM", 0), f"expected GM[{v.sgf_name}] for variant {v.id}, found GM[{gm}]")
-    else:
-        names = {variant(vid).sgf_name: vid for vid in variants()}
-        if gm not in names:
-            known = ", ".join(n for n in names if n)
-            raise reader.error(where.get("GM", 0), f"unknown game GM[{gm}]: expected one of {known}")
-        v = variant(names[gm])
-    game = Game.__new__(Game)
-    game.properties = root.properties
-    game.children = root.children
-    game.parent = None
-    game.line, game.column = root.line, root.column
-    game._variant = v
-    game._where = root._where
-    for child in root.children:
-        child.parent = game
+def _replay(game: Game) -> None:
+    """Plays every line of a game tree that was read, so a move that cannot be played is
+    reported at its node."""
+    v = game.variant
     # Depth first, without recursion: (node, board before it).
     stack: list[tuple[Node, Board]] = [(game, Board(v))]
     while stack:
         node, board = stack.pop()
-        _canonical(v, node, reader)
         try:
             board = _apply(v, board, node)
         except (IllegalMoveError, InvalidMoveError, InvalidPositionError) as e:
@@ -691,34 +552,27 @@ def _game_of(root: Node, reader: _Reader, variant_: VariantLike | None) -> Game:
             raise SgfError(f"setup: {e}", line, column) from None
         for k, child in enumerate(reversed(node.children)):
             stack.append((child, board if k == len(node.children) - 1 else board.copy()))
-    return game
 
 
-def _canonical(v: Variant, node: Node, reader: _Reader) -> None:
-    """Rewrites the move and setup properties of a node canonically (current ids, one value
-    per move, canonical move text); checks there is at most one move."""
-    where = node._where or {}
-    node._where = None
+def _canonical(v: Variant, properties: dict[str, list[str]], source: syntax.NodeSource) -> dict[str, list[str]]:
+    """The properties of a node with the move and setup properties written canonically
+    (current ids, one value per move, canonical move text); checks there is at most one move."""
     move_ids = _move_colors(v)
     setup_ids = _setup_colors(v)
-    moves = [id for id in node.properties if id in move_ids]
+    moves = [id for id in properties if id in move_ids]
     if len(moves) > 1:
-        raise reader.error(
-            where.get(moves[1], where.get("", 0)), f"a node holds one move, but this one has {' and '.join(moves)}"
-        )
+        raise source.error(f"a node holds one move, but this one has {' and '.join(moves)}", moves[1])
     props: dict[str, list[str]] = {}
-    for id, values in node.properties.items():
+    for id, values in properties.items():
         if id in move_ids:
             text = ",".join(values)
             try:
                 move = Move.from_text(v, text)
             except InvalidMoveError as e:
-                raise reader.error(where.get(id, where.get("", 0)), f"{id}[{text}]: {_reason(e)}") from None
+                raise source.error(f"{id}[{text}]: {_reason(e)}", id) from None
             new_id = move_property(v, move_ids[id])
-            if new_id in node.properties and new_id != id:
-                raise reader.error(
-                    where.get(id, where.get("", 0)), f"a node holds one move, but this one has {id} and {new_id}"
-                )
+            if new_id in properties and new_id != id:
+                raise source.error(f"a node holds one move, but this one has {id} and {new_id}", id)
             props[new_id] = [str(move)]
         elif id == OUT and _has_out(v):
             colors = _player_colors(v)
@@ -732,7 +586,7 @@ def _canonical(v: Variant, node: Node, reader: _Reader) -> None:
                 try:
                     canonical.append(str(Move.from_text(v, text)))
                 except InvalidMoveError as e:
-                    raise reader.error(where.get(id, where.get("", 0)), f"{id}[{text}]: {_reason(e)}") from None
+                    raise source.error(f"{id}[{text}]: {_reason(e)}", id) from None
             new_id = id if id == "AE" else setup_property(v, setup_ids[id])
             if new_id in props:
                 props[new_id].extend(canonical)
@@ -740,7 +594,7 @@ def _canonical(v: Variant, node: Node, reader: _Reader) -> None:
                 props[new_id] = canonical
         else:
             props[id] = values
-    node.properties = props
+    return props
 
 
 def _reason(e: InvalidMoveError) -> str:
@@ -752,40 +606,18 @@ def _reason(e: InvalidMoveError) -> str:
     return message
 
 
-_CHARSET = re.compile(rb"CA\s*\[([^\]]*)\]")
-
-
-def _decode(data: bytes) -> str:
-    """Text of a file: in its ``CA`` charset; without one, UTF-8 if it is valid, else Latin-1."""
-    m = _CHARSET.search(data)
-    if m is not None:
-        name = m.group(1).decode("ascii", "replace").strip()
-        try:
-            codec = codecs.lookup(name)
-            if not codec._is_text_encoding:
-                raise LookupError(name)
-        except (LookupError, ValueError):
-            raise SgfError(f"unknown character set CA[{name}]: expected UTF-8 or ISO-8859-1") from None
-        try:
-            return data.decode(codec.name)
-        except UnicodeDecodeError as e:
-            raise SgfError(f"the file is not valid {name} (CA[{name}]): byte {e.start} cannot be read") from None
-        except (UnicodeError, ValueError, LookupError) as e:
-            raise SgfError(f"the file cannot be read as {name} (CA[{name}]): {e}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
 def loads_all(text: str | bytes, variant: VariantLike | None = None) -> list[Game]:
     """Every game of an SGF collection. Bytes are decoded by the file's ``CA`` property."""
     if isinstance(text, (bytes, bytearray)):
-        text = _decode(bytes(text))
+        text = syntax.decode(bytes(text))
     if not isinstance(text, str):
         raise TypeError(f"SGF text is str or bytes, not {type(text).__name__}")
-    reader = _Reader(text)
-    return [_game_of(root, reader, variant) for root in reader.trees()]
+    games = []
+    for root in syntax.parse(text, _GameBuilder(variant)):
+        assert isinstance(root, Game)  # the builder makes every root a Game
+        _replay(root)
+        games.append(root)
+    return games
 
 
 def loads(text: str | bytes, variant: VariantLike | None = None) -> Game:
@@ -820,25 +652,6 @@ def load_all(source: PathOrFile, variant: VariantLike | None = None) -> list[Gam
 # --- writing ---
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("]", "\\]")
-
-
-def _node_text(node: Node) -> str:
-    parts = [";"]
-    props = dict(node.properties)
-    if node.parent is None:
-        # GM first and the character set we write, as Pentobi does.
-        gm = props.pop("GM", None)
-        props.pop("CA", None)
-        if gm:
-            parts.append("GM" + "".join(f"[{_escape(v)}]" for v in gm))
-        parts.append("CA[UTF-8]")
-    for id, values in props.items():
-        parts.append(id + "".join(f"[{_escape(v)}]" for v in values))
-    return "".join(parts)
-
-
 def dumps(game: Game | Board) -> str:
     """SGF text of a game tree, or of a board's moves (and setup): UTF-8, ``CA[UTF-8]``, one
     node per line, each variation opening on a new line."""
@@ -846,28 +659,13 @@ def dumps(game: Game | Board) -> str:
         game = Game.from_board(game)
     if not isinstance(game, Game):
         raise TypeError(f"dumps takes a Game or a Board, not {type(game).__name__}")
-    out: list[str] = []
-    # Iterative, so deep trees cannot overflow a stack: a Node starts a game tree there, None
-    # closes one.
-    stack: list[Node | None] = [game]
-    while stack:
-        item = stack.pop()
-        if item is None:
-            out.append(")")
-            continue
-        if out:
-            out.append("\n")
-        out.append("(")
-        node = item
-        out.append(_node_text(node))
-        while len(node.children) == 1:
-            node = node.children[0]
-            out.append("\n")
-            out.append(_node_text(node))
-        stack.append(None)
-        stack.extend(reversed(node.children))
-    out.append("\n")
-    return "".join(out)
+    # GM first and the character set we write, as Pentobi does.
+    root = [(id, values) for id, values in game.properties.items() if id not in ("GM", "CA")]
+    root.insert(0, ("CA", ["UTF-8"]))
+    gm = game.properties.get("GM")
+    if gm:
+        root.insert(0, ("GM", gm))
+    return syntax.write(game, root)
 
 
 def dump(game: Game | Board, target: str | PathLike[str] | IO[str]) -> None:
