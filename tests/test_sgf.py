@@ -134,6 +134,82 @@ def test_building_a_tree() -> None:
         game.players = ["A"]
 
 
+def test_every_node_knows_its_game_through_edits() -> None:
+    game = sgf.loads(TREE)
+    first = game.children[0]
+    side = first.children[1]
+    assert side.game is game and side.children[0].variant.id == "duo"
+    built = sgf.Node(side, {"C": ["built by hand"]})
+    assert built.game is game and built.color is None
+    # Taken out of the tree, a variation and everything after it belong to no game.
+    first.remove_variation(side)
+    assert side.parent is None and first.children[1].properties == {"W": ["i4,j4,j5"]}
+    for node in (side, side.children[0]):
+        with pytest.raises(ValueError, match="in no game"):
+            node.game  # noqa: B018 - the property raises
+    assert repr(side) == "<Node in no game>"
+    # Put back below another node, of another game, they are that game's.
+    other = sgf.Game("duo")
+    start = other.add_variation("e10,d11,e11,f11,e12")
+    side.parent = start
+    start.children.append(side)
+    assert side.children[0].game is other
+    assert [str(m) for m in side.children[0].board().move_stack] == ["e10,d11,e11,f11,e12", "j5,j6", "d9"]
+    with pytest.raises(ValueError, match="cannot follow itself"):
+        side.parent = side.children[0]
+    with pytest.raises(ValueError, match="root of its tree"):
+        other.parent = side
+    assert side.parent is start and other.parent is None and other.game is other
+
+
+def test_boards_follow_every_edit() -> None:
+    game = sgf.loads("(;GM[Blokus Duo];B[e10];W[j5];B[f9,f8])")
+    line = list(game.mainline())
+    assert [str(m) for m in game.end().board().move_stack] == ["e10", "j5", "f8,f9"]
+    line[1].set("W", "i4,j4,j5")
+    assert [str(m) for m in line[2].board().move_stack] == ["e10", "i4,j4,j5", "f8,f9"]
+    assert [str(b.peek()) for _, b in game.mainline_boards()] == ["e10", "i4,j4,j5", "f8,f9"]
+    line[0].add_main_variation("j6,j5")
+    assert game.end() is line[0].children[0] and str(game.end().board().peek()) == "j5,j6"
+    line[0].remove_variation(line[0].children[0])
+    assert game.end() is line[2] and game.end().board().ply == 3
+    line[2].properties["AW"] = ["a1"]  # a setup in the last node, edited in directly
+    end = game.end().board()
+    assert end.move_stack == [end.parse_move("f8,f9")] and end.cell_colors()[end.variant.cell_index("a1") or 0] == 1
+
+
+def test_walks_give_each_node_its_board() -> None:
+    game = sgf.loads(TREE)
+    walked = list(game.walk())
+    assert [n for n, _ in walked] == [game, *game.children, *_preorder_below(game.children[0])]
+    for node, board in walked:
+        assert board == node.board() and board.move_stack == node.board().move_stack
+    first = game.children[0]
+    assert [(n, b.move_stack) for n, b in first.mainline_boards()] == [
+        (n, n.board().move_stack) for n in first.mainline()
+    ]
+    # The boards are the caller's: changing one changes no other, nor the walk.
+    boards = [b for _, b in game.mainline_boards()]
+    boards[0].push("j5")
+    assert [b.ply for b in boards] == [2, 2, 3] and [b.ply for _, b in game.mainline_boards()] == [1, 2, 3]
+    # A node is read when the walk reaches it: a variation added on the way is walked too.
+    seen = []
+    for node, _ in first.walk():
+        seen.append(node)
+        if node is first:
+            node.add_variation("j4,j5")
+    assert seen[-1] is first.children[-1] and str(seen[-1].move) == "j4,j5"
+
+
+def _preorder_below(node: sgf.Node) -> list[sgf.Node]:
+    """The nodes below ``node``, each before its children, the main line first."""
+    out: list[sgf.Node] = []
+    for child in node.children:
+        out.append(child)
+        out.extend(_preorder_below(child))
+    return out
+
+
 def test_collections_files_and_paths(tmp_path: Path) -> None:
     two = TREE + "\n" + sgf.dumps(Board("duo", ["e10"]))
     games = sgf.loads_all(two)

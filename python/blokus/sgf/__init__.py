@@ -46,7 +46,7 @@ pieces alone do not tell. A setup node without ``XO`` keeps the colours that wer
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from os import PathLike
 from typing import IO, Union
 
@@ -109,39 +109,90 @@ def _player_colors(v: Variant) -> dict[str, int]:
     return ids
 
 
+class _VariantIds:
+    """The property ids (and values) a variant gives meaning to, worked out once per game."""
+
+    __slots__ = ("has_out", "meaningful", "moves", "players", "setup", "setups")
+
+    def __init__(self, v: Variant) -> None:
+        #: Every id that holds a move (current and legacy), with its colour.
+        self.moves = _move_colors(v)
+        #: Every id that adds pieces, with their colour.
+        self.setups = _setup_colors(v)
+        #: Values of PL and XO, with the colour they name.
+        self.players = _player_colors(v)
+        self.has_out = _has_out(v)
+        #: Every id that makes a node a setup.
+        self.setup = frozenset((*SETUP_IDS, "PL", *((OUT,) if self.has_out else ())))
+        #: Every id that changes the board: the others (comments, headers) are passed over quickly.
+        self.meaningful = self.setup | self.moves.keys()
+
+    def has_setup(self, properties: dict[str, list[str]]) -> bool:
+        return not self.setup.isdisjoint(properties)
+
+
 class Node:
     """A node of a game tree: its properties (id -> values, in file order), its children (the
-    first continues the main line) and its parent.
+    first continues the main line), its parent, and the game it belongs to.
 
     Values are stored unescaped; the move and setup properties hold canonical move text.
+
+    Every node knows its game, so asking a node its move, colour or variant costs the same however
+    deep it is. :meth:`board` replays the line from the root; to see the boards of many nodes,
+    :meth:`mainline_boards` and :meth:`walk` play each move once.
     """
 
-    __slots__ = ("_where", "children", "column", "line", "parent", "properties")
+    __slots__ = ("_game", "_parent", "children", "column", "line", "properties")
 
     def __init__(self, parent: Node | None = None, properties: dict[str, list[str]] | None = None) -> None:
         self.properties: dict[str, list[str]] = properties if properties is not None else {}
         self.children: list[Node] = []
-        self.parent = parent
+        self._parent = parent
+        self._game: Game | None = parent._game if parent is not None else None
         #: Where the node starts in the file it was read from (1-based), else ``None``.
         self.line: int | None = None
         self.column: int | None = None
-        # While reading: where the node (key "") and each property start in the text.
-        self._where: dict[str, int] | None = None
 
     # --- the game this node belongs to ---
 
     @property
+    def parent(self) -> Node | None:
+        """The node this one follows; ``None`` for the root and for a node taken out of its tree.
+
+        Setting it puts this node, and everything below it, in the parent's game (it does not add
+        the node to the parent's children).
+        """
+        return self._parent
+
+    @parent.setter
+    def parent(self, parent: Node | None) -> None:
+        if isinstance(self, Game):
+            if parent is not None:
+                raise ValueError("a game is the root of its tree: it has no parent")
+            return
+        ancestor = parent
+        while ancestor is not None:
+            if ancestor is self:
+                raise ValueError("a node cannot follow itself: the parent is this node or below it")
+            ancestor = ancestor._parent
+        self._parent = parent
+        game = parent._game if parent is not None else None
+        below = [self]
+        while below:
+            node = below.pop()
+            node._game = game
+            below.extend(node.children)
+
+    @property
     def game(self) -> Game:
         """The root of the tree."""
-        node = self
-        while node.parent is not None:
-            node = node.parent
-        assert isinstance(node, Game)
-        return node
+        if self._game is None:
+            raise ValueError("this node is in no game: it has no parent, or was taken out of its tree")
+        return self._game
 
     @property
     def variant(self) -> Variant:
-        return self.game.variant
+        return self.game._variant
 
     # --- properties ---
 
@@ -171,38 +222,37 @@ class Node:
     @property
     def color(self) -> int | None:
         """The colour that moves in this node, if it holds a move."""
-        ids = _move_colors(self.variant)
+        ids = self.game._ids.moves
         for id in self.properties:
-            if id in ids:
-                return ids[id]
+            color = ids.get(id)
+            if color is not None:
+                return color
         return None
 
     @property
     def move(self) -> Move | None:
         """The move made in this node, if any."""
-        v = self.variant
-        ids = _move_colors(v)
+        game = self.game
+        ids = game._ids.moves
         for id, values in self.properties.items():
             if id in ids:
-                return Move.from_text(v, ",".join(values))
+                return Move.from_text(game._variant, ",".join(values))
         return None
 
     def has_setup(self) -> bool:
         """Whether the node adds or removes pieces, sets the colour to move or (Blokus 3D) the
         colours out."""
-        if _has_out(self.variant) and OUT in self.properties:
-            return True
-        return any(id in self.properties for id in (*SETUP_IDS, "PL"))
+        return self.game._ids.has_setup(self.properties)
 
     # --- navigation ---
 
     def is_mainline(self) -> bool:
         """Whether the node lies on the main line (every ancestor is a first child)."""
         node = self
-        while node.parent is not None:
-            if node.parent.children[0] is not node:
+        while node._parent is not None:
+            if node._parent.children[0] is not node:
                 return False
-            node = node.parent
+            node = node._parent
         return True
 
     def mainline(self) -> Iterator[Node]:
@@ -229,33 +279,74 @@ class Node:
         node: Node | None = self
         while node is not None:
             nodes.append(node)
-            node = node.parent
+            node = node._parent
         return nodes[::-1]
 
     def ply(self) -> int:
         """Number of moves from the root to this node."""
         return sum(1 for n in self.path() if n.color is not None)
 
+    # --- boards ---
+
     def board(self) -> Board:
         """The position after this node. Moves since the last setup are on the move stack.
+
+        It is worked out afresh from the root each time (so it is never stale, however the tree
+        was edited), which costs as much as the node is deep; :meth:`mainline_boards` and
+        :meth:`walk` give the boards of many nodes, playing each move once.
 
         Raises :class:`~blokus.errors.IllegalMoveError` or
         :class:`~blokus.errors.InvalidPositionError` if the tree was edited into something
         that cannot be played.
         """
-        v = self.variant
-        board = Board(v)
+        game = self.game
+        board = Board(game._variant)
         for node in self.path():
-            board = _apply(v, board, node)
+            board = _after(game, board, node)
         return board
+
+    def mainline_boards(self) -> Iterator[tuple[Node, Board]]:
+        """The nodes of :meth:`mainline`, each with the position after it: each move is played
+        once, however long the line.
+
+        Each board is the caller's to keep or change. A node is read when the walk reaches it, so
+        edits to the nodes ahead are seen, but a node edited after it was passed does not change
+        the boards after it (walk again for those).
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10];W[j5];C[a node without a move])")
+        >>> [(node.color, board.ply) for node, board in game.mainline_boards()]
+        [(0, 1), (1, 2), (None, 2)]
+        """
+        game = self.game
+        board = self.board()
+        node = self
+        while node.children:
+            node = node.children[0]
+            board = _after(game, board, node)
+            yield node, board.copy()
+
+    def walk(self) -> Iterator[tuple[Node, Board]]:
+        """This node and every node below it, depth first with the main line first (the order of
+        the file), each with the position after it: each move is played once, as in
+        :meth:`mainline_boards`, whose notes on boards and edits hold here too.
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10](;W[j5];B[f9,f8])(;W[j6,j5]))")
+        >>> [str(board.peek()) for node, board in game.walk() if node.move is not None]
+        ['e10', 'j5', 'f8,f9', 'j5,j6']
+        """
+        game = self.game
+        before = self._parent.board() if self._parent is not None else Board(game._variant)
+        for node, board in _replay(game, self, before, _after):
+            yield node, board.copy()
 
     # --- editing ---
 
     def add_variation(self, move: MoveLike, comment: str = "") -> Node:
         """Adds a child that plays ``move`` (legal after this node) and returns it."""
         board = self.board()
+        v = self.game._variant
         if isinstance(move, (int, Move)):
-            m = Move(self.variant, move) if isinstance(move, int) else move
+            m = Move(v, move) if isinstance(move, int) else move
         else:
             m = board.parse_move(move)
         turn = board.turn
@@ -263,8 +354,8 @@ class Node:
             raise IllegalMoveError(f"illegal move {m}: the game is over")
         reason = board.why_illegal(m)
         if reason is not None:
-            raise IllegalMoveError(f"illegal move {m} for {self.variant.colors[turn]}: {reason}")
-        child = Node(self, {move_property(self.variant, turn): [str(m)]})
+            raise IllegalMoveError(f"illegal move {m} for {v.colors[turn]}: {reason}")
+        child = Node(self, {move_property(v, turn): [str(m)]})
         if comment:
             child.comment = comment
         self.children.append(child)
@@ -277,17 +368,19 @@ class Node:
         return child
 
     def remove_variation(self, child: Node) -> None:
-        """Removes a child and everything after it."""
+        """Removes a child and everything after it (which then belongs to no game)."""
         self.children.remove(child)
         child.parent = None
 
     def __repr__(self) -> str:
+        if self._game is None:
+            return "<Node in no game>"
         move = self._move_text()
         return f"<Node {move or 'without a move'}>"
 
     def _move_text(self) -> str | None:
         """``"B[e10,e11]"``-like text of the node's move, if any (not checked)."""
-        ids = _move_colors(self.variant)
+        ids = self.game._ids.moves
         for id, values in self.properties.items():
             if id in ids:
                 return f"{id}[{','.join(values)}]"
@@ -305,7 +398,7 @@ class Game(Node):
     ;B[e10,d11,e11,f11,e12])
     """
 
-    __slots__ = ("_variant",)
+    __slots__ = ("_ids", "_variant")
 
     def __init__(self, variant_: VariantLike = "classic", properties: dict[str, list[str]] | None = None) -> None:
         v = variant(variant_)
@@ -315,7 +408,13 @@ class Game(Node):
         if properties:
             props.update(properties)
         super().__init__(None, props)
+        self._begin(v)
+
+    def _begin(self, v: Variant) -> None:
+        """Makes this node the root of a game of ``v``."""
         self._variant = v
+        self._ids = _VariantIds(v)
+        self._game = self
 
     @classmethod
     def from_board(cls, board: Board) -> Game:
@@ -423,44 +522,23 @@ class Game(Node):
         return f"<Game {self._variant.id}, {len(list(self.mainline()))} nodes in the main line>"
 
 
-# --- applying nodes to boards ---
+# --- playing nodes on boards ---
 
 
-def _apply(v: Variant, board: Board, node: Node) -> Board:
-    """The board after a node: its setup, then its move. Raises the engine's errors."""
-    if node.has_setup():
-        placements = board._core.placements()
-        setup_ids = _setup_colors(v)
-        for id, values in node.properties.items():
-            if id in setup_ids:
-                color = setup_ids[id]
-                placements[color].extend(v._tables.parse_move(text) for text in values)
-        for text in node.properties.get("AE", []):
-            pid = v._tables.parse_move(text)
-            owner = next((c for c, ids in enumerate(placements) if pid in ids), None)
-            if owner is None:
-                raise InvalidPositionError(f"AE[{text}]: no such piece is on the board")
-            placements[owner].remove(pid)
-        turn = board.turn if board.turn is not None else 0
-        pl = node.get("PL")
-        if pl is not None:
-            colors = _player_colors(v)
-            if pl.upper() not in colors:
-                numbers = ", ".join(str(c + 1) for c in range(v.num_colors))
-                expected = f"B or W (or {numbers})" if v.num_colors == 2 else f"one of {numbers}"
-                raise InvalidPositionError(f"PL[{pl}]: expected {expected}")
-            turn = colors[pl.upper()]
-        out: list[int] = []
-        if _has_out(v):
-            out = list(board._core.out)
-            if OUT in node.properties:
-                out = _out_colors(v, node.properties[OUT])
-        board = Board.from_setup(v, placements, turn, out)
-    ids = _move_colors(v)
-    for id, values in node.properties.items():
-        if id not in ids:
+def _after(game: Game, board: Board, node: Node) -> Board:
+    """The board after a node, from the board before it (which it may change): the node's
+    setup, then its move. Raises the engine's errors."""
+    ids = game._ids
+    properties = node.properties
+    if ids.meaningful.isdisjoint(properties):
+        return board
+    v = game._variant
+    if ids.has_setup(properties):
+        board = _setup(game, board, properties)
+    for id, values in properties.items():
+        color = ids.moves.get(id)
+        if color is None:
             continue
-        color = ids[id]
         move = Move.from_text(v, ",".join(values))
         if board.turn != color:
             if board.turn is None:
@@ -470,19 +548,74 @@ def _apply(v: Variant, board: Board, node: Node) -> Board:
     return board
 
 
-def _out_colors(v: Variant, values: list[str]) -> list[int]:
+def _setup(game: Game, board: Board, properties: dict[str, list[str]]) -> Board:
+    """A new board: ``board`` with a node's pieces added and removed, its colour to move and
+    (Blokus 3D) its colours out."""
+    v = game._variant
+    ids = game._ids
+    placements = board._core.placements()
+    for id, values in properties.items():
+        color = ids.setups.get(id)
+        if color is not None:
+            placements[color].extend(v._tables.parse_move(text) for text in values)
+    for text in properties.get("AE", []):
+        pid = v._tables.parse_move(text)
+        owner = next((c for c, placed in enumerate(placements) if pid in placed), None)
+        if owner is None:
+            raise InvalidPositionError(f"AE[{text}]: no such piece is on the board")
+        placements[owner].remove(pid)
+    turn = board.turn if board.turn is not None else 0
+    pl = properties.get("PL")
+    if pl:
+        if pl[0].upper() not in ids.players:
+            numbers = ", ".join(str(c + 1) for c in range(v.num_colors))
+            expected = f"B or W (or {numbers})" if v.num_colors == 2 else f"one of {numbers}"
+            raise InvalidPositionError(f"PL[{pl[0]}]: expected {expected}")
+        turn = ids.players[pl[0].upper()]
+    out: list[int] = []
+    if ids.has_out:
+        out = list(board._core.out)
+        if OUT in properties:
+            out = _out_colors(game, properties[OUT])
+    return Board.from_setup(v, placements, turn, out)
+
+
+def _out_colors(game: Game, values: list[str]) -> list[int]:
     """The colours an ``XO`` property lists (``XO[]`` lists none)."""
-    colors = _player_colors(v)
+    colors = game._ids.players
     out: list[int] = []
     for value in values:
         if value == "" and len(values) == 1:
             break
         if value.upper() not in colors:
-            numbers = ", ".join(str(c + 1) for c in range(v.num_colors))
-            expected = f"B or W (or {numbers})" if v.num_colors == 2 else f"one of {numbers}"
+            n = game._variant.num_colors
+            numbers = ", ".join(str(c + 1) for c in range(n))
+            expected = f"B or W (or {numbers})" if n == 2 else f"one of {numbers}"
             raise InvalidPositionError(f"{OUT}[{value}]: expected the colours out, each {expected}, or XO[] for none")
         out.append(colors[value.upper()])
     return out
+
+
+_Step = Callable[[Game, Board, Node], Board]
+
+
+def _replay(game: Game, start: Node, board: Board, step: _Step) -> Iterator[tuple[Node, Board]]:
+    """``start`` and every node below it, depth first with the main line first, each with the
+    board after it (``step`` works it out from the board before). ``board`` is the board before
+    ``start``; it and the boards yielded are the walk's own, changed as it goes on.
+
+    Each move is played once: a node's board goes on to its first child, and a copy to each
+    other child. A node's children are read after it is yielded."""
+    stack = [(start, board)]
+    while stack:
+        node, board = stack.pop()
+        board = step(game, board, node)
+        yield node, board
+        children = node.children
+        if len(children) > 1:
+            stack.extend((child, board.copy()) for child in children[:0:-1])
+        if children:
+            stack.append((children[0], board))
 
 
 # --- reading ---
@@ -495,21 +628,18 @@ class _GameBuilder:
 
     def __init__(self, variant_: VariantLike | None) -> None:
         self.variant = variant(variant_) if variant_ is not None else None
-        self.names: dict[str | None, str] | None = None
 
     def node(self, parent: Node | None, properties: dict[str, list[str]], source: syntax.NodeSource) -> Node:
         if parent is None:
-            v = self.variant_of(properties, source)
             game = Game.__new__(Game)
             Node.__init__(game, None, properties)
-            game._variant = v
+            game._begin(self.variant_of(properties, source))
+            game.properties = _canonical(game, properties, source)
             node: Node = game
         else:
-            v = parent.variant
-            node = Node(parent, properties)
+            node = Node(parent, _canonical(parent.game, properties, source))
             parent.children.append(node)
         node.line, node.column = source.where()
-        node.properties = _canonical(v, properties, source)
         return node
 
     def variant_of(self, root: dict[str, list[str]], source: syntax.NodeSource) -> Variant:
@@ -524,70 +654,61 @@ class _GameBuilder:
                     f"expected GM[{self.variant.sgf_name}] for variant {self.variant.id}, found GM[{gm}]", "GM"
                 )
             return self.variant
-        if self.names is None:
-            self.names = {variant(vid).sgf_name: vid for vid in variants()}
-        if gm not in self.names:
-            known = ", ".join(n for n in self.names if n)
+        names = {variant(vid).sgf_name: vid for vid in variants()}
+        if gm not in names:
+            known = ", ".join(n for n in names if n)
             raise source.error(f"unknown game GM[{gm}]: expected one of {known}", "GM")
-        return variant(self.names[gm])
+        return variant(names[gm])
 
 
-def _replay(game: Game) -> None:
-    """Plays every line of a game tree that was read, so a move that cannot be played is
-    reported at its node."""
-    v = game.variant
-    # Depth first, without recursion: (node, board before it).
-    stack: list[tuple[Node, Board]] = [(game, Board(v))]
-    while stack:
-        node, board = stack.pop()
-        try:
-            board = _apply(v, board, node)
-        except (IllegalMoveError, InvalidMoveError, InvalidPositionError) as e:
-            line, column = node.line, node.column
-            assert line is not None and column is not None
-            if node.color is not None and not isinstance(e, InvalidPositionError):
-                text = node._move_text()
-                number = sum(1 for n in node.path() if n.color is not None)
-                raise SgfError(f"move {number} ({text}): {e}", line, column) from None
-            raise SgfError(f"setup: {e}", line, column) from None
-        for k, child in enumerate(reversed(node.children)):
-            stack.append((child, board if k == len(node.children) - 1 else board.copy()))
+def _checked_after(game: Game, board: Board, node: Node) -> Board:
+    """:func:`_after` for a tree being read: a move or setup that cannot be played is an
+    :class:`~blokus.errors.SgfError` at its node."""
+    try:
+        return _after(game, board, node)
+    except (IllegalMoveError, InvalidMoveError, InvalidPositionError) as e:
+        line, column = node.line, node.column
+        assert line is not None and column is not None
+        if node.color is not None and not isinstance(e, InvalidPositionError):
+            raise SgfError(f"move {node.ply()} ({node._move_text()}): {e}", line, column) from None
+        raise SgfError(f"setup: {e}", line, column) from None
 
 
-def _canonical(v: Variant, properties: dict[str, list[str]], source: syntax.NodeSource) -> dict[str, list[str]]:
+def _canonical(game: Game, properties: dict[str, list[str]], source: syntax.NodeSource) -> dict[str, list[str]]:
     """The properties of a node with the move and setup properties written canonically
     (current ids, one value per move, canonical move text); checks there is at most one move."""
-    move_ids = _move_colors(v)
-    setup_ids = _setup_colors(v)
-    moves = [id for id in properties if id in move_ids]
+    ids = game._ids
+    if ids.meaningful.isdisjoint(properties):
+        return properties
+    v = game._variant
+    moves = [id for id in properties if id in ids.moves]
     if len(moves) > 1:
         raise source.error(f"a node holds one move, but this one has {' and '.join(moves)}", moves[1])
     props: dict[str, list[str]] = {}
     for id, values in properties.items():
-        if id in move_ids:
+        if id in ids.moves:
             text = ",".join(values)
             try:
                 move = Move.from_text(v, text)
             except InvalidMoveError as e:
                 raise source.error(f"{id}[{text}]: {_reason(e)}", id) from None
-            new_id = move_property(v, move_ids[id])
+            new_id = move_property(v, ids.moves[id])
             if new_id in properties and new_id != id:
                 raise source.error(f"a node holds one move, but this one has {id} and {new_id}", id)
             props[new_id] = [str(move)]
-        elif id == OUT and _has_out(v):
-            colors = _player_colors(v)
-            if all(value.upper() in colors for value in values):
-                props[id] = [move_property(v, colors[value.upper()]) for value in values]
+        elif id == OUT and ids.has_out:
+            if all(value.upper() in ids.players for value in values):
+                props[id] = [move_property(v, ids.players[value.upper()]) for value in values]
             else:
                 props[id] = values
-        elif id in setup_ids or id == "AE":
+        elif id in ids.setups or id == "AE":
             canonical = []
             for text in values:
                 try:
                     canonical.append(str(Move.from_text(v, text)))
                 except InvalidMoveError as e:
                     raise source.error(f"{id}[{text}]: {_reason(e)}", id) from None
-            new_id = id if id == "AE" else setup_property(v, setup_ids[id])
+            new_id = id if id == "AE" else setup_property(v, ids.setups[id])
             if new_id in props:
                 props[new_id].extend(canonical)
             else:
@@ -615,7 +736,8 @@ def loads_all(text: str | bytes, variant: VariantLike | None = None) -> list[Gam
     games = []
     for root in syntax.parse(text, _GameBuilder(variant)):
         assert isinstance(root, Game)  # the builder makes every root a Game
-        _replay(root)
+        for _ in _replay(root, root, Board(root._variant), _checked_after):
+            pass
         games.append(root)
     return games
 

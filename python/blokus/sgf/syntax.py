@@ -31,7 +31,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 from blokus.errors import SgfError
@@ -56,6 +56,8 @@ _SPACE = re.compile(r"\s*")
 _ID = re.compile(r"[A-Za-z0-9]+")
 # A value: anything but ']' and '\', or a backslash and the character it escapes.
 _VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]", re.S)
+# A whole property and the space after it, in one match: how nearly every property is read.
+_PROPERTY = re.compile(r"([A-Za-z0-9]+)\s*((?:\[[^\]\\]*(?:\\.[^\]\\]*)*\]\s*)+)", re.S)
 _ESCAPED = re.compile(r"\\(\r\n|\n\r|.)", re.S)
 
 
@@ -137,17 +139,27 @@ class NodeSource:
     """Where a node read from text starts (its ``;``), and where each of its properties does:
     what a :class:`Builder` needs to say where a node it refuses is wrong."""
 
-    __slots__ = ("_start", "_starts", "_text")
+    __slots__ = ("_start", "_text")
 
-    def __init__(self, text: _Text, start: int, starts: dict[str, int]) -> None:
+    def __init__(self, text: _Text, start: int) -> None:
         self._text = text
         self._start = start
-        self._starts = starts
 
     def where(self, id: str | None = None) -> tuple[int, int]:
         """Line and column (1-based) of property ``id``, or of the node if it is ``None`` or
         not in the node."""
-        return self._text.where(self._starts.get(id, self._start) if id is not None else self._start)
+        start = self._start
+        if id is not None:
+            # Found again only when asked (to say where something is wrong), so reading keeps
+            # no positions but the node's.
+            text = self._text.text
+            i = _SPACE.match(text, start + 1).end()  # type: ignore[union-attr]  # \s* matches everywhere
+            while (m := _PROPERTY.match(text, i)) is not None:
+                if m.group(1) == id:
+                    start = i
+                    break
+                i = m.end()
+        return self._text.where(start)
 
     def error(self, message: str, id: str | None = None) -> SgfError:
         """An :class:`~blokus.errors.SgfError` at property ``id`` (or at the node)."""
@@ -240,6 +252,8 @@ class _Reader:
         """One game tree from its '(' at ``i``, and where it ends. Iterative, so deep nesting
         cannot overflow a stack."""
         text = self.text.text
+        n = len(text)
+        space = _SPACE.match
         root: N | None = None
         # For each open '(': the node the variation's first node hangs from, and where it opened.
         stack: list[tuple[N | None, int]] = []
@@ -247,34 +261,33 @@ class _Reader:
         # After a variation closes, only another variation or the end of this one may follow.
         closed_variation = False
         while True:
-            i = self.space(i)
-            if i >= len(text):
+            i = space(text, i).end()  # type: ignore[union-attr]  # \s* matches everywhere
+            if i >= n:
                 line, column = self.text.where(stack[-1][1])
                 raise self.text.error(
                     i,
                     f"expected ')' to close the game tree opened at line {line}, column {column}, found the end of the file",
                 )
             ch = text[i]
-            if ch == "(":
-                stack.append((current, i))
-                i = self.space(i + 1)
-                if i >= len(text) or text[i] != ";":
-                    raise self.text.error(
-                        i, f"expected ';' to start the first node of a game tree, found {self.text.found(i)}"
-                    )
-                closed_variation = False
-            elif ch == ";":
+            if ch == ";":
                 if closed_variation:
                     raise self.text.error(
                         i, "expected '(' or ')' after a variation, found ';' (nodes cannot follow variations)"
                     )
                 properties: dict[str, list[str]] = {}
-                starts: dict[str, int] = {}
-                end = self.properties(i + 1, properties, starts)
-                current = builder.node(current, properties, NodeSource(self.text, i, starts))
+                end = self.properties(i + 1, properties)
+                current = builder.node(current, properties, NodeSource(self.text, i))
                 if root is None:
                     root = current
                 i = end
+            elif ch == "(":
+                stack.append((current, i))
+                i = self.space(i + 1)
+                if i >= n or text[i] != ";":
+                    raise self.text.error(
+                        i, f"expected ';' to start the first node of a game tree, found {self.text.found(i)}"
+                    )
+                closed_variation = False
             elif ch == ")":
                 parent, _ = stack.pop()
                 i += 1
@@ -286,33 +299,49 @@ class _Reader:
             else:
                 raise self.text.error(i, f"expected ';', '(' or ')', found {self.text.found(i)}")
 
-    def properties(self, i: int, properties: dict[str, list[str]], starts: dict[str, int]) -> int:
+    def properties(self, i: int, properties: dict[str, list[str]]) -> int:
         """Reads the properties of a node from ``i`` (after its ';'); returns where they end."""
         text = self.text.text
-        while True:
-            i = self.space(i)
-            m = _ID.match(text, i)
+        n = len(text)
+        match = _PROPERTY.match
+        i = self.space(i)
+        while i < n and text[i] not in ";()":
+            m = match(text, i)
             if m is None:
-                if i < len(text) and text[i] == "[":
-                    raise self.text.error(i, "expected a property id (like B or C) before '['")
-                return i
-            id = m.group()
+                return self.after_properties(i, properties)
+            id, raw = m.groups()
             if id in properties:
                 raise self.text.error(i, f"property {excerpt(id)} appears twice in one node")
-            starts[id] = i
-            i = self.space(m.end())
-            if i >= len(text) or text[i] != "[":
-                raise self.text.error(i, f"expected '[' to start a value of {excerpt(id)}, found {self.text.found(i)}")
-            values = []
-            while i < len(text) and text[i] == "[":
-                value = _VALUE.match(text, i)
-                if value is None:
-                    raise self.text.error(
-                        i, f"expected ']' to end the value of {excerpt(id)} that starts here, found the end of the file"
-                    )
-                values.append(unescape(value.group(1)))
-                i = self.space(value.end())
+            values = _VALUE.findall(raw)
+            if "\\" in raw:
+                values = [unescape(value) for value in values]
             properties[id] = values
+            i = m.end()
+        return i
+
+    def after_properties(self, i: int, properties: dict[str, list[str]]) -> int:
+        """``i``, where no whole property starts: the end of the node's properties, or an error
+        that says what is wrong with the one that starts there."""
+        text = self.text.text
+        m = _ID.match(text, i)
+        if m is None:
+            if i < len(text) and text[i] == "[":
+                raise self.text.error(i, "expected a property id (like B or C) before '['")
+            return i
+        id = m.group()
+        if id in properties:
+            raise self.text.error(i, f"property {excerpt(id)} appears twice in one node")
+        i = self.space(m.end())
+        if i >= len(text) or text[i] != "[":
+            raise self.text.error(i, f"expected '[' to start a value of {excerpt(id)}, found {self.text.found(i)}")
+        while i < len(text) and text[i] == "[":
+            value = _VALUE.match(text, i)
+            if value is None:
+                raise self.text.error(
+                    i, f"expected ']' to end the value of {excerpt(id)} that starts here, found the end of the file"
+                )
+            i = self.space(value.end())
+        raise AssertionError(f"property {id} at offset {i} should have been read whole")
 
 
 def _check_characters(text: str) -> None:
@@ -364,7 +393,7 @@ def read_root(text: str) -> dict[str, list[str]]:
     if i >= len(text) or text[i] != ";":
         raise reader.text.error(i, f"expected ';' to start the first node of a game tree, found {reader.text.found(i)}")
     properties: dict[str, list[str]] = {}
-    reader.properties(i + 1, properties, {})
+    reader.properties(i + 1, properties)
     return properties
 
 
@@ -448,22 +477,41 @@ def _property_text(id: str, values: Sequence[str], number: int) -> str:
     return id + "".join(f"[{escape(v)}]" for v in values)
 
 
+def _node_text(properties: Iterable[tuple[str, Sequence[str]]], number: int) -> str:
+    """``;`` and the properties of node ``number``, or why they cannot be written."""
+    try:
+        parts = [";"]
+        for id, values in properties:
+            # What is surely fine is written straight away; anything else is looked at closely.
+            if not values or type(values) not in (list, tuple) or _ID.fullmatch(id) is None:
+                raise TypeError
+            parts += (id, "[", "][".join(map(escape, values)), "]")
+        return "".join(parts)
+    except (TypeError, AttributeError):
+        return ";" + "".join(_property_text(id, values, number) for id, values in properties)
+
+
+def _preorder(root: Tree) -> Iterator[Tree]:
+    """The nodes of a tree in the order they are written: each before its children."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
+
+
 def write(root: Tree, root_properties: Iterable[tuple[str, Sequence[str]]] | None = None) -> str:
     """SGF text of a game tree: one node per line, each variation opening on a new line, and a
-    line break at the end. ``root_properties`` replaces the root's own (to put some first).
+    line break at the end. ``root_properties`` (read twice if a property cannot be written)
+    replaces the root's own, to put some first.
 
     Raises :class:`~blokus.errors.SgfError` for what cannot be read back: a property id that is
     not letters and digits, a property without values, a value holding a lone surrogate.
     """
+    if root_properties is not None:
+        root_properties = list(root_properties)
     out: list[str] = []
     number = 0
-
-    def node_text(node: Tree, properties: Iterable[tuple[str, Sequence[str]]]) -> str:
-        nonlocal number
-        text = ";" + "".join(_property_text(id, values, number) for id, values in properties)
-        number += 1
-        return text
-
     # Iterative, so deep trees cannot overflow a stack: a node opens a game tree there, None
     # closes one.
     stack: list[Tree | None] = [root]
@@ -477,12 +525,27 @@ def write(root: Tree, root_properties: Iterable[tuple[str, Sequence[str]]] | Non
         out.append("(")
         node = item
         first = root_properties if node is root and root_properties is not None else node.properties.items()
-        out.append(node_text(node, first))
+        out.append(_node_text(first, number))
+        number += 1
         while len(node.children) == 1:
             node = node.children[0]
             out.append("\n")
-            out.append(node_text(node, node.properties.items()))
+            out.append(_node_text(node.properties.items(), number))
+            number += 1
         stack.append(None)
         stack.extend(reversed(node.children))
     out.append("\n")
-    return "".join(out)
+    text = "".join(out)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            # Values were not checked one by one for surrogates: find the first, to name it.
+            for number, node in enumerate(_preorder(root)):
+                properties = (
+                    root_properties if node is root and root_properties is not None else node.properties.items()
+                )
+                for id, values in properties:
+                    _property_text(id, values, number)
+            raise
+    return text
