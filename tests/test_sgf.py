@@ -496,6 +496,25 @@ def test_3d_game_names() -> None:
         assert sgf.loads(f"(;GM[{name}])").variant.id == vid
 
 
+def test_reading_a_file_builds_only_its_variant(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Building a variant's placement tables takes a while; a file needs only its own.
+    import blokus.variant
+
+    asked: list[str] = []
+    builtin = blokus.variant._builtin
+
+    def recorded(id: str) -> blokus.Variant:
+        asked.append(id)
+        return builtin(id)
+
+    monkeypatch.setattr(blokus.variant, "_builtin", recorded)
+    assert sgf.loads("(;GM[Blokus 3D Wall Two-Player]C[no moves])").variant.id == "3d_wall_2"
+    assert set(asked) == {"3d_wall_2"}
+    with pytest.raises(SgfError, match=r"unknown game GM\[Go\]: expected one of Blokus, Blokus Two-Player, "):
+        sgf.loads("(;GM[Go])")
+    assert set(asked) == {"3d_wall_2"}
+
+
 @pytest.mark.parametrize("variant_id", CUBE_IDS)
 def test_3d_selfplay_games_round_trip(variant_id: str) -> None:
     r = blokus.selfplay(variant_id, games=3, seed=5, keep_moves=True)

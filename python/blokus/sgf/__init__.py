@@ -46,10 +46,13 @@ pieces alone do not tell. A setup node without ``XO`` keeps the colours that wer
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable, Iterator, Sequence
 from os import PathLike
 from typing import IO, Union
 
+from blokus import _blokus
 from blokus.board import Board, Move, MoveLike
 from blokus.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, SgfError
 from blokus.sgf import syntax
@@ -654,11 +657,24 @@ class _GameBuilder:
                     f"expected GM[{self.variant.sgf_name}] for variant {self.variant.id}, found GM[{gm}]", "GM"
                 )
             return self.variant
-        names = {variant(vid).sgf_name: vid for vid in variants()}
+        names = _game_names()
         if gm not in names:
-            known = ", ".join(n for n in names if n)
+            known = ", ".join(names)
             raise source.error(f"unknown game GM[{gm}]: expected one of {known}", "GM")
         return variant(names[gm])
+
+
+@functools.cache
+def _game_names() -> dict[str, str]:
+    """The ``GM`` value of every built-in variant, with its id: read from their specs, so only
+    the variant of a file has its placement tables built."""
+    names = {}
+    for vid in variants():
+        spec = _blokus.builtin_variant_spec(vid)
+        name = json.loads(spec).get("sgf_name") if spec is not None else None
+        if name:
+            names[name] = vid
+    return names
 
 
 def _checked_after(game: Game, board: Board, node: Node) -> Board:
