@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+import numpy as np
 import pytest
 
 import blokus
 from blokus import Board, sgf
 from blokus.errors import SgfError
+from blokus.sgf import syntax
 from conftest import conformance_files, conformance_games
 
 FLAT_FILES = [p for p in conformance_files() if not p.name.startswith("3d_")]
@@ -445,6 +447,138 @@ def test_a_tree_edited_into_nonsense_raises_on_board() -> None:
         game.end().board()
     with pytest.raises(TypeError):
         sgf.dumps("(;GM[Blokus Duo])")  # type: ignore[arg-type]
+
+
+def test_lone_surrogates_are_refused_saying_what_and_where(tmp_path: Path) -> None:
+    cases: list[tuple[str | bytes, int, int]] = [
+        ("(;GM[Blokus Duo]\n;B[e10\ud800])", 2, 7),
+        ("(;GM[Blokus Duo]C[ok \udfff])", 1, 22),
+        (b"(;GM[Blokus Duo]CA[unicode_escape]C[\\ud800])", 1, 37),  # a charset that makes them
+    ]
+    for text, line, column in cases:
+        with pytest.raises(SgfError, match=r"'\\ud[0-9a-f]{3}' is a lone surrogate, not a character") as e:
+            sgf.loads(text)
+        assert (e.value.line, e.value.column) == (line, column)
+        str(e.value).encode("utf-8")  # the message can be printed
+    game = sgf.loads("(;GM[Blokus Duo];B[e10];W[j5])")
+    game.end().comment = "bad \ud800 comment"
+    with pytest.raises(SgfError, match=r"cannot write C\[bad \\ud800 comment\] of node 2 .*lone surrogate"):
+        sgf.dumps(game)
+    path, buffer = tmp_path / "game.blksgf", io.StringIO()
+    for target in (path, buffer):
+        with pytest.raises(SgfError, match="lone surrogate"):
+            sgf.dump(game, target)
+    assert not path.exists() and buffer.getvalue() == ""
+    game.end().comment = ""
+    game.players = ["Jos\udce9", None]  # as decoding Latin-1 with surrogateescape leaves it
+    with pytest.raises(SgfError, match=r"cannot write PB\[Jos\\udce9\] of node 0"):
+        sgf.dumps(game)
+    game.end().set("W", "j5\ud800")
+    with pytest.raises(blokus.InvalidMoveError, match=r"W\[j5\\ud800\]: '\\ud800' is a lone surrogate"):
+        game.end().board()
+
+
+class Id:
+    """An integer-like that is no int, as many array libraries have."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_moves_are_placement_ids_of_any_integer_type() -> None:
+    game = sgf.Game("duo")
+    e10 = game.board().parse_move("e10").id
+    for id in (e10, np.int64(e10), np.uint16(e10), np.array([e10])[0], Id(e10)):
+        assert str(game.add_variation(id).move) == "e10"  # type: ignore[arg-type]
+    main = game.add_main_variation(np.int32(e10))  # type: ignore[arg-type]
+    assert game.children[0] is main
+    for bad, error, message in [
+        (True, TypeError, "not bool"),
+        (np.True_, TypeError, "not bool"),
+        (float(e10), TypeError, "not float"),
+        (None, TypeError, "not NoneType"),
+        (-1, blokus.InvalidMoveError, r"no placement -1 in duo \(ids are 0\.\.13728\)"),
+        (np.int64(13729), blokus.InvalidMoveError, "no placement 13729 in duo"),
+        (10**5000, blokus.InvalidMoveError, r"no placement \(a number of 16610 bits\) in duo"),
+    ]:
+        with pytest.raises(error, match=message):
+            game.add_variation(bad)  # type: ignore[arg-type]
+    assert len(game.children) == 6
+
+
+LONG = "z" * 100_000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"(;GM[{LONG}])",
+        f"(;GM[Blokus Duo];B[e10,{LONG}])",
+        f"(;GM[Blokus Duo];B[{'e10,' * 30_000}e11])",
+        f"(;GM[Blokus Duo];B[{','.join(f'{c}{r}' for c in 'abcdefghijklmn' for r in range(1, 15))}])",
+        f"(;GM[Blokus Duo]AB[{LONG}])",
+        f"(;GM[Blokus Duo]PL[{LONG}])",
+        f"(;GM[Blokus 3D Tower]A1[a1@1,b1@1]XO[{LONG}])",
+        f"(;GM[Blokus Duo]{LONG.upper()}[x]{LONG.upper()}[y])",
+        f"(;GM[Blokus Duo]B[e10]{LONG.upper()} x)",
+        f"(;GM[Blokus Duo]C[{LONG}",
+        f"(;GM[Go]C[{LONG}])",
+        "(;GM[Blokus Duo]C[\ud800" + LONG + "])",
+        "(;GM[Blokus Duo]" + "(;" * 100_000,
+    ],
+    ids=lambda text: syntax.excerpt(text, 30),
+)
+def test_messages_are_short_however_long_the_input(text: str) -> None:
+    with pytest.raises(SgfError) as e:
+        sgf.loads(text)
+    assert len(str(e.value)) < 300, str(e.value)
+
+
+def test_messages_of_edits_are_short_however_long_the_input() -> None:
+    game = sgf.Game("duo")
+    for move in (LONG, "e10," + LONG, ",".join(f"{c}{r}" for c in "abcdefghijklmn" for r in range(1, 15))):
+        with pytest.raises(blokus.InvalidMoveError) as e:
+            game.add_variation(move)
+        assert len(str(e.value)) < 300, str(e.value)
+    with pytest.raises(ValueError) as v:
+        game.set(LONG + " ", "x")
+    assert len(str(v.value)) < 300
+    game.set("B", LONG)
+    with pytest.raises(blokus.InvalidMoveError) as e:
+        game.board()
+    assert len(str(e.value)) < 300 and len(repr(game.children)) < 300
+
+
+def test_failed_edits_leave_the_tree_as_it_was() -> None:
+    game = sgf.loads(TREE)
+    text = sgf.dumps(game)
+    first = game.children[0]
+    children = list(first.children)
+    attempts: list[Callable[[], object]] = [
+        lambda: first.add_variation("e10"),  # covered already
+        lambda: first.add_variation("zz"),
+        lambda: first.add_variation(True),
+        lambda: first.add_variation("j4,j5", comment=5),  # type: ignore[arg-type]
+        lambda: first.add_main_variation("e10"),
+        lambda: first.remove_variation(game),
+        lambda: first.set("C D", "x"),
+        lambda: first.set("C", []),
+        lambda: first.set("C", ["a", 5]),  # type: ignore[list-item]
+        lambda: setattr(first, "comment", 5),
+        lambda: setattr(game, "players", ["Cy", 5]),
+        lambda: setattr(game, "players", ["Cy"]),
+        lambda: setattr(first, "parent", children[0]),
+        lambda: setattr(game, "parent", first),
+    ]
+    for k, attempt in enumerate(attempts):
+        with pytest.raises((ValueError, TypeError)):
+            attempt()
+        assert sgf.dumps(game) == text, k
+        assert first.children == children and all(c.parent is first and c.game is game for c in children), k
+        assert first.parent is game and game.parent is None, k
 
 
 def test_variants_of_our_own() -> None:

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 from collections.abc import Callable, Iterator, Sequence
 from os import PathLike
 from typing import IO, Union
@@ -206,12 +207,20 @@ class Node:
 
     def set(self, id: str, value: str | Sequence[str] | None) -> None:
         """Sets a property to one value or a list of values; ``None`` removes it."""
+        if not isinstance(id, str):
+            raise TypeError(f"property ids are str, not {type(id).__name__}")
+        if not syntax.is_property_id(id):
+            raise ValueError(f"property ids are letters and digits, not {syntax.excerpt(id)!r}")
         if value is None:
             self.properties.pop(id, None)
-        elif isinstance(value, str):
-            self.properties[id] = [value]
-        else:
-            self.properties[id] = list(value)
+            return
+        values = [value] if isinstance(value, str) else list(value)
+        if not values:
+            raise ValueError(f"{id} needs a value: set it to None to remove it, or to '' for an empty one")
+        for v in values:
+            if not isinstance(v, str):
+                raise TypeError(f"the values of {id} are str, not {type(v).__name__}")
+        self.properties[id] = values
 
     @property
     def comment(self) -> str:
@@ -220,6 +229,8 @@ class Node:
 
     @comment.setter
     def comment(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise TypeError(f"a comment is str, not {type(text).__name__}")
         self.set("C", text or None)
 
     @property
@@ -239,7 +250,7 @@ class Node:
         ids = game._ids.moves
         for id, values in self.properties.items():
             if id in ids:
-                return Move.from_text(game._variant, ",".join(values))
+                return _move_of(game._variant, ",".join(values), id)
         return None
 
     def has_setup(self) -> bool:
@@ -345,13 +356,20 @@ class Node:
     # --- editing ---
 
     def add_variation(self, move: MoveLike, comment: str = "") -> Node:
-        """Adds a child that plays ``move`` (legal after this node) and returns it."""
+        """Adds a child that plays ``move`` (legal after this node) and returns it.
+
+        ``move`` is a :class:`~blokus.Move`, move text, or a placement id: any integer, such as
+        numpy's (not a bool). If it cannot be played here, the tree is left as it was.
+
+        >>> game = Game("duo")
+        >>> game.add_variation(game.board().parse_move("e10").id, comment="the centre")
+        <Node B[e10]>
+        """
+        if not isinstance(comment, str):
+            raise TypeError(f"a comment is str, not {type(comment).__name__}")
         board = self.board()
         v = self.game._variant
-        if isinstance(move, (int, Move)):
-            m = Move(v, move) if isinstance(move, int) else move
-        else:
-            m = board.parse_move(move)
+        m = _placement(v, move)
         turn = board.turn
         if turn is None:
             raise IllegalMoveError(f"illegal move {m}: the game is over")
@@ -372,7 +390,10 @@ class Node:
 
     def remove_variation(self, child: Node) -> None:
         """Removes a child and everything after it (which then belongs to no game)."""
-        self.children.remove(child)
+        index = next((k for k, node in enumerate(self.children) if node is child), None)
+        if index is None:
+            raise ValueError(f"{child!r} is not a child of this node")
+        del self.children[index]
         child.parent = None
 
     def __repr__(self) -> str:
@@ -386,7 +407,7 @@ class Node:
         ids = self.game._ids.moves
         for id, values in self.properties.items():
             if id in ids:
-                return f"{id}[{','.join(values)}]"
+                return f"{id}[{syntax.excerpt(','.join(values))}]"
         return None
 
 
@@ -406,7 +427,7 @@ class Game(Node):
     def __init__(self, variant_: VariantLike = "classic", properties: dict[str, list[str]] | None = None) -> None:
         v = variant(variant_)
         if v.sgf_name is None:
-            raise SgfError(f"variant {v.id} has no SGF game name (set sgf_name in its spec)")
+            raise SgfError(f"variant {syntax.excerpt(v.id)} has no SGF game name (set sgf_name in its spec)")
         props = {"GM": [v.sgf_name], "CA": ["UTF-8"]}
         if properties:
             props.update(properties)
@@ -460,6 +481,9 @@ class Game(Node):
         ids = self._player_ids()
         if len(names) != len(ids):
             raise ValueError(f"{self._variant.id} has {len(ids)} players, not {len(names)}")
+        for name in names:
+            if name is not None and not isinstance(name, str):
+                raise TypeError(f"player names are str or None, not {type(name).__name__}")
         for id, name in zip(ids, names):
             self.set(id, name or None)
 
@@ -542,7 +566,7 @@ def _after(game: Game, board: Board, node: Node) -> Board:
         color = ids.moves.get(id)
         if color is None:
             continue
-        move = Move.from_text(v, ",".join(values))
+        move = _move_of(v, ",".join(values), id)
         if board.turn != color:
             if board.turn is None:
                 raise IllegalMoveError(f"illegal move {move} for {v.colors[color]}: the game is over")
@@ -560,12 +584,12 @@ def _setup(game: Game, board: Board, properties: dict[str, list[str]]) -> Board:
     for id, values in properties.items():
         color = ids.setups.get(id)
         if color is not None:
-            placements[color].extend(v._tables.parse_move(text) for text in values)
+            placements[color].extend(_move_of(v, text, id).id for text in values)
     for text in properties.get("AE", []):
-        pid = v._tables.parse_move(text)
+        pid = _move_of(v, text, "AE").id
         owner = next((c for c, placed in enumerate(placements) if pid in placed), None)
         if owner is None:
-            raise InvalidPositionError(f"AE[{text}]: no such piece is on the board")
+            raise InvalidPositionError(f"AE[{syntax.excerpt(text)}]: no such piece is on the board")
         placements[owner].remove(pid)
     turn = board.turn if board.turn is not None else 0
     pl = properties.get("PL")
@@ -573,7 +597,7 @@ def _setup(game: Game, board: Board, properties: dict[str, list[str]]) -> Board:
         if pl[0].upper() not in ids.players:
             numbers = ", ".join(str(c + 1) for c in range(v.num_colors))
             expected = f"B or W (or {numbers})" if v.num_colors == 2 else f"one of {numbers}"
-            raise InvalidPositionError(f"PL[{pl[0]}]: expected {expected}")
+            raise InvalidPositionError(f"PL[{syntax.excerpt(pl[0])}]: expected {expected}")
         turn = ids.players[pl[0].upper()]
     out: list[int] = []
     if ids.has_out:
@@ -594,7 +618,9 @@ def _out_colors(game: Game, values: list[str]) -> list[int]:
             n = game._variant.num_colors
             numbers = ", ".join(str(c + 1) for c in range(n))
             expected = f"B or W (or {numbers})" if n == 2 else f"one of {numbers}"
-            raise InvalidPositionError(f"{OUT}[{value}]: expected the colours out, each {expected}, or XO[] for none")
+            raise InvalidPositionError(
+                f"{OUT}[{syntax.excerpt(value)}]: expected the colours out, each {expected}, or XO[] for none"
+            )
         out.append(colors[value.upper()])
     return out
 
@@ -654,13 +680,14 @@ class _GameBuilder:
         if self.variant is not None:
             if self.variant.sgf_name != gm:
                 raise source.error(
-                    f"expected GM[{self.variant.sgf_name}] for variant {self.variant.id}, found GM[{gm}]", "GM"
+                    f"expected GM[{self.variant.sgf_name}] for variant {syntax.excerpt(self.variant.id)},"
+                    f" found GM[{syntax.excerpt(gm)}]",
+                    "GM",
                 )
             return self.variant
         names = _game_names()
         if gm not in names:
-            known = ", ".join(names)
-            raise source.error(f"unknown game GM[{gm}]: expected one of {known}", "GM")
+            raise source.error(f"unknown game GM[{syntax.excerpt(gm)}]: expected one of {_some(list(names))}", "GM")
         return variant(names[gm])
 
 
@@ -703,11 +730,10 @@ def _canonical(game: Game, properties: dict[str, list[str]], source: syntax.Node
     props: dict[str, list[str]] = {}
     for id, values in properties.items():
         if id in ids.moves:
-            text = ",".join(values)
             try:
-                move = Move.from_text(v, text)
+                move = _move_of(v, ",".join(values), id)
             except InvalidMoveError as e:
-                raise source.error(f"{id}[{text}]: {_reason(e)}", id) from None
+                raise source.error(str(e), id) from None
             new_id = move_property(v, ids.moves[id])
             if new_id in properties and new_id != id:
                 raise source.error(f"a node holds one move, but this one has {id} and {new_id}", id)
@@ -721,9 +747,9 @@ def _canonical(game: Game, properties: dict[str, list[str]], source: syntax.Node
             canonical = []
             for text in values:
                 try:
-                    canonical.append(str(Move.from_text(v, text)))
+                    canonical.append(str(_move_of(v, text, id)))
                 except InvalidMoveError as e:
-                    raise source.error(f"{id}[{text}]: {_reason(e)}", id) from None
+                    raise source.error(str(e), id) from None
             new_id = id if id == "AE" else setup_property(v, ids.setups[id])
             if new_id in props:
                 props[new_id].extend(canonical)
@@ -734,13 +760,60 @@ def _canonical(game: Game, properties: dict[str, list[str]], source: syntax.Node
     return props
 
 
-def _reason(e: InvalidMoveError) -> str:
-    """The engine's reason why move text names no placement, without repeating the text."""
+def _some(names: list[str], limit: int = 100) -> str:
+    """Names for a message, as many as fit in about ``limit`` characters."""
+    shown: list[str] = []
+    for name in names:
+        if shown and sum(len(n) + 2 for n in shown) + len(name) > limit:
+            return ", ".join(shown) + f" (or {len(names) - len(shown)} more: the sgf_name of each built-in variant)"
+        shown.append(name)
+    return ", ".join(shown)
+
+
+# --- moves ---
+
+
+def _move_of(v: Variant, text: str, id: str | None = None) -> Move:
+    """The move that move text names (the value of property ``id``, if given); else
+    :class:`~blokus.errors.InvalidMoveError` saying why, quoting the text briefly."""
+    try:
+        return Move.from_text(v, text)
+    except InvalidMoveError as e:
+        reason = _reason(e, text)
+    except UnicodeEncodeError as e:
+        reason = f"{text[e.start]!r} is a lone surrogate, not a character"
+    shown = syntax.excerpt(text)
+    raise InvalidMoveError(f"{id}[{shown}]: {reason}" if id is not None else f'invalid move "{shown}": {reason}')
+
+
+def _reason(e: InvalidMoveError, text: str) -> str:
+    """The engine's reason why move text names no placement, without repeating the text, briefly."""
     message = str(e)
-    if message.startswith("invalid move "):
-        _, _, rest = message.partition('": ')
-        return rest or message
-    return message
+    prefix = f'invalid move "{text}": '
+    if message.startswith(prefix):
+        message = message[len(prefix) :]
+    return syntax.excerpt(message, 160)
+
+
+def _placement(v: Variant, move: object) -> Move:
+    """The move a :class:`~blokus.Move`, move text or placement id (any integer but a bool)
+    names."""
+    if isinstance(move, Move):
+        if move.variant != v:
+            raise InvalidMoveError(f"move {move} belongs to {move.variant.id}, not {v.id}")
+        return move
+    if isinstance(move, str):
+        return _move_of(v, move)
+    if isinstance(move, bool):
+        raise TypeError("a move is a Move, move text or a placement id, not bool")
+    try:
+        id = operator.index(move)  # type: ignore[arg-type]  # refused below if it is no integer
+    except TypeError:
+        raise TypeError(f"a move is a Move, move text or a placement id, not {type(move).__name__}") from None
+    if not 0 <= id < v.num_placements:
+        shown = str(id) if id.bit_length() <= 64 else f"(a number of {id.bit_length()} bits)"
+        raise InvalidMoveError(f"no placement {shown} in {v.id} (ids are 0..{v.num_placements - 1})")
+    return Move(v, id)
 
 
 def loads_all(text: str | bytes, variant: VariantLike | None = None) -> list[Game]:
