@@ -141,6 +141,9 @@ class Node:
 
     Values are stored unescaped; the move and setup properties hold canonical move text.
 
+    ``Node(parent, properties)`` makes a node in ``parent``'s game; it is in the tree once it
+    is in ``parent.children`` (:meth:`add_variation` does both, and checks the move).
+
     Every node knows its game, so asking a node its move, colour or variant costs the same however
     deep it is. :meth:`board` replays the line from the root; to see the boards of many nodes,
     :meth:`mainline_boards` and :meth:`walk` play each move once.
@@ -189,13 +192,15 @@ class Node:
 
     @property
     def game(self) -> Game:
-        """The root of the tree."""
+        """The game this node belongs to, the root of its tree; ``ValueError`` for a node in no
+        game (one made without a parent, or taken out of its tree)."""
         if self._game is None:
             raise ValueError("this node is in no game: it has no parent, or was taken out of its tree")
         return self._game
 
     @property
     def variant(self) -> Variant:
+        """The variant of the node's game."""
         return self.game._variant
 
     # --- properties ---
@@ -465,10 +470,12 @@ class Game(Node):
 
     @property
     def variant(self) -> Variant:
+        """The variant the game is played in."""
         return self._variant
 
     @property
     def game(self) -> Game:
+        """The game itself: it is the root of its tree."""
         return self
 
     @property
@@ -765,7 +772,7 @@ def _some(names: list[str], limit: int = 100) -> str:
     shown: list[str] = []
     for name in names:
         if shown and sum(len(n) + 2 for n in shown) + len(name) > limit:
-            return ", ".join(shown) + f" (or {len(names) - len(shown)} more: the sgf_name of each built-in variant)"
+            return ", ".join(shown) + f" (and {len(names) - len(shown)} more: the sgf_name of each built-in variant)"
         shown.append(name)
     return ", ".join(shown)
 
@@ -825,6 +832,7 @@ def loads_all(text: str | bytes, variant: VariantLike | None = None) -> list[Gam
     games = []
     for root in syntax.parse(text, _GameBuilder(variant)):
         assert isinstance(root, Game)  # the builder makes every root a Game
+        # Every line is played, so a move that cannot be played is an error at its node.
         for _ in _replay(root, root, Board(root._variant), _checked_after):
             pass
         games.append(root)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Protocol, TypeVar
@@ -115,11 +116,13 @@ class _Text:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # Offsets where each line after the first starts.
-        self._lines = [m.end() for m in re.finditer("\n", text)]
+        # Offsets where each line after the first starts, found when first asked for.
+        self._lines: list[int] | None = None
 
     def where(self, i: int) -> tuple[int, int]:
         """Line and column (1-based) of offset ``i``."""
+        if self._lines is None:
+            self._lines = [m.end() for m in re.finditer("\n", self.text)]
         line = bisect.bisect_right(self._lines, i)
         start = self._lines[line - 1] if line > 0 else 0
         return line + 1, i - start + 1
@@ -171,7 +174,8 @@ N = TypeVar("N")
 
 
 class Builder(Protocol[N]):
-    """What :func:`parse` hands each node to, in file order."""
+    """What :func:`parse` hands each node to, in file order: whatever it makes of a node is the
+    ``parent`` it is handed with the node's children."""
 
     def node(self, parent: N | None, properties: dict[str, list[str]], source: NodeSource) -> N:
         """Makes a node below ``parent`` (``None`` for the root of a game tree) from its
@@ -202,8 +206,9 @@ class Node:
         self.column = column
 
     def __repr__(self) -> str:
-        ids = "".join(excerpt(id, 12) for id in self.properties)
-        return f"<syntax.Node {ids or 'without properties'}, {len(self.children)} children>"
+        ids = " ".join(excerpt(id, 12) for id in itertools.islice(self.properties, 8))
+        more = " ..." if len(self.properties) > 8 else ""
+        return f"<syntax.Node {ids or 'without properties'}{more}, {len(self.children)} children>"
 
 
 class _PlainBuilder:
