@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+import numpy as np
 import pytest
 
 import blokus
 from blokus import Board, sgf
 from blokus.errors import SgfError
+from blokus.sgf import syntax
 from conftest import conformance_files, conformance_games
 
 FLAT_FILES = [p for p in conformance_files() if not p.name.startswith("3d_")]
@@ -134,6 +136,82 @@ def test_building_a_tree() -> None:
         game.players = ["A"]
 
 
+def test_every_node_knows_its_game_through_edits() -> None:
+    game = sgf.loads(TREE)
+    first = game.children[0]
+    side = first.children[1]
+    assert side.game is game and side.children[0].variant.id == "duo"
+    built = sgf.Node(side, {"C": ["built by hand"]})
+    assert built.game is game and built.color is None
+    # Taken out of the tree, a variation and everything after it belong to no game.
+    first.remove_variation(side)
+    assert side.parent is None and first.children[1].properties == {"W": ["i4,j4,j5"]}
+    for node in (side, side.children[0]):
+        with pytest.raises(ValueError, match="in no game"):
+            node.game  # noqa: B018 - the property raises
+    assert repr(side) == "<Node in no game>"
+    # Put back below another node, of another game, they are that game's.
+    other = sgf.Game("duo")
+    start = other.add_variation("e10,d11,e11,f11,e12")
+    side.parent = start
+    start.children.append(side)
+    assert side.children[0].game is other
+    assert [str(m) for m in side.children[0].board().move_stack] == ["e10,d11,e11,f11,e12", "j5,j6", "d9"]
+    with pytest.raises(ValueError, match="cannot follow itself"):
+        side.parent = side.children[0]
+    with pytest.raises(ValueError, match="root of its tree"):
+        other.parent = side
+    assert side.parent is start and other.parent is None and other.game is other
+
+
+def test_boards_follow_every_edit() -> None:
+    game = sgf.loads("(;GM[Blokus Duo];B[e10];W[j5];B[f9,f8])")
+    line = list(game.mainline())
+    assert [str(m) for m in game.end().board().move_stack] == ["e10", "j5", "f8,f9"]
+    line[1].set("W", "i4,j4,j5")
+    assert [str(m) for m in line[2].board().move_stack] == ["e10", "i4,j4,j5", "f8,f9"]
+    assert [str(b.peek()) for _, b in game.mainline_boards()] == ["e10", "i4,j4,j5", "f8,f9"]
+    line[0].add_main_variation("j6,j5")
+    assert game.end() is line[0].children[0] and str(game.end().board().peek()) == "j5,j6"
+    line[0].remove_variation(line[0].children[0])
+    assert game.end() is line[2] and game.end().board().ply == 3
+    line[2].properties["AW"] = ["a1"]  # a setup in the last node, edited in directly
+    end = game.end().board()
+    assert end.move_stack == [end.parse_move("f8,f9")] and end.cell_colors()[end.variant.cell_index("a1") or 0] == 1
+
+
+def test_walks_give_each_node_its_board() -> None:
+    game = sgf.loads(TREE)
+    walked = list(game.walk())
+    assert [n for n, _ in walked] == [game, *game.children, *_preorder_below(game.children[0])]
+    for node, board in walked:
+        assert board == node.board() and board.move_stack == node.board().move_stack
+    first = game.children[0]
+    assert [(n, b.move_stack) for n, b in first.mainline_boards()] == [
+        (n, n.board().move_stack) for n in first.mainline()
+    ]
+    # The boards are the caller's: changing one changes no other, nor the walk.
+    boards = [b for _, b in game.mainline_boards()]
+    boards[0].push("j5")
+    assert [b.ply for b in boards] == [2, 2, 3] and [b.ply for _, b in game.mainline_boards()] == [1, 2, 3]
+    # A node is read when the walk reaches it: a variation added on the way is walked too.
+    seen = []
+    for node, _ in first.walk():
+        seen.append(node)
+        if node is first:
+            node.add_variation("j4,j5")
+    assert seen[-1] is first.children[-1] and str(seen[-1].move) == "j4,j5"
+
+
+def _preorder_below(node: sgf.Node) -> list[sgf.Node]:
+    """The nodes below ``node``, each before its children, the main line first."""
+    out: list[sgf.Node] = []
+    for child in node.children:
+        out.append(child)
+        out.extend(_preorder_below(child))
+    return out
+
+
 def test_collections_files_and_paths(tmp_path: Path) -> None:
     two = TREE + "\n" + sgf.dumps(Board("duo", ["e10"]))
     games = sgf.loads_all(two)
@@ -186,6 +264,22 @@ def test_latin1_without_charset_and_declared_charsets() -> None:
         sgf.loads(b"(;GM[Blokus Duo]CA[klingon])")
     with pytest.raises(SgfError, match="not valid UTF-8"):
         sgf.loads(b"(;GM[Blokus Duo]CA[UTF-8]PB[\xff])")
+
+
+def test_the_charset_is_the_roots_ca_property_only() -> None:
+    # UTF-8 files that only mention CA: in a comment, as the end of another id, in a later node.
+    for text in [
+        "(;GM[Blokus Duo]C[write CA[ISO-8859-1\\] for Latin-1]PB[Jos\xe9];B[e10])",
+        "(;GM[Blokus Duo]XCA[ISO-8859-1]PB[Jos\xe9];B[e10])",
+        "(;GM[Blokus Duo]PB[Jos\xe9];B[e10]CA[ISO-8859-1])",
+    ]:
+        game = sgf.loads(text.encode())
+        assert game.players[0] == "Jos\xe9", text
+        assert sgf.dumps(game).startswith("(;GM[Blokus Duo]CA[UTF-8]")
+    assert sgf.loads(b"(;GM[Blokus Duo]XCA[ISO-8859-1];B[e10])").properties["XCA"] == ["ISO-8859-1"]
+    # Latin-1 with its CA after other headers, in any case and spacing.
+    latin = "(;GM[Blokus Duo]PB[Jos\xe9]PW[Ren\xe9e]\nca[x] CA [ latin1 ];B[e10])".encode("latin-1")
+    assert sgf.loads(latin).players == ["Jos\xe9", "Ren\xe9e"]
 
 
 # --- setup ---
@@ -355,6 +449,138 @@ def test_a_tree_edited_into_nonsense_raises_on_board() -> None:
         sgf.dumps("(;GM[Blokus Duo])")  # type: ignore[arg-type]
 
 
+def test_lone_surrogates_are_refused_saying_what_and_where(tmp_path: Path) -> None:
+    cases: list[tuple[str | bytes, int, int]] = [
+        ("(;GM[Blokus Duo]\n;B[e10\ud800])", 2, 7),
+        ("(;GM[Blokus Duo]C[ok \udfff])", 1, 22),
+        (b"(;GM[Blokus Duo]CA[unicode_escape]C[\\ud800])", 1, 37),  # a charset that makes them
+    ]
+    for text, line, column in cases:
+        with pytest.raises(SgfError, match=r"'\\ud[0-9a-f]{3}' is a lone surrogate, not a character") as e:
+            sgf.loads(text)
+        assert (e.value.line, e.value.column) == (line, column)
+        str(e.value).encode("utf-8")  # the message can be printed
+    game = sgf.loads("(;GM[Blokus Duo];B[e10];W[j5])")
+    game.end().comment = "bad \ud800 comment"
+    with pytest.raises(SgfError, match=r"cannot write C\[bad \\ud800 comment\] of node 2 .*lone surrogate"):
+        sgf.dumps(game)
+    path, buffer = tmp_path / "game.blksgf", io.StringIO()
+    for target in (path, buffer):
+        with pytest.raises(SgfError, match="lone surrogate"):
+            sgf.dump(game, target)
+    assert not path.exists() and buffer.getvalue() == ""
+    game.end().comment = ""
+    game.players = ["Jos\udce9", None]  # as decoding Latin-1 with surrogateescape leaves it
+    with pytest.raises(SgfError, match=r"cannot write PB\[Jos\\udce9\] of node 0"):
+        sgf.dumps(game)
+    game.end().set("W", "j5\ud800")
+    with pytest.raises(blokus.InvalidMoveError, match=r"W\[j5\\ud800\]: '\\ud800' is a lone surrogate"):
+        game.end().board()
+
+
+class Id:
+    """An integer-like that is no int, as many array libraries have."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_moves_are_placement_ids_of_any_integer_type() -> None:
+    game = sgf.Game("duo")
+    e10 = game.board().parse_move("e10").id
+    for id in (e10, np.int64(e10), np.uint16(e10), np.array([e10])[0], Id(e10)):
+        assert str(game.add_variation(id).move) == "e10"  # type: ignore[arg-type]
+    main = game.add_main_variation(np.int32(e10))  # type: ignore[arg-type]
+    assert game.children[0] is main
+    for bad, error, message in [
+        (True, TypeError, "not bool"),
+        (np.True_, TypeError, "not bool"),
+        (float(e10), TypeError, "not float"),
+        (None, TypeError, "not NoneType"),
+        (-1, blokus.InvalidMoveError, r"no placement -1 in duo \(ids are 0\.\.13728\)"),
+        (np.int64(13729), blokus.InvalidMoveError, "no placement 13729 in duo"),
+        (10**5000, blokus.InvalidMoveError, r"no placement \(a number of 16610 bits\) in duo"),
+    ]:
+        with pytest.raises(error, match=message):
+            game.add_variation(bad)  # type: ignore[arg-type]
+    assert len(game.children) == 6
+
+
+LONG = "z" * 100_000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"(;GM[{LONG}])",
+        f"(;GM[Blokus Duo];B[e10,{LONG}])",
+        f"(;GM[Blokus Duo];B[{'e10,' * 30_000}e11])",
+        f"(;GM[Blokus Duo];B[{','.join(f'{c}{r}' for c in 'abcdefghijklmn' for r in range(1, 15))}])",
+        f"(;GM[Blokus Duo]AB[{LONG}])",
+        f"(;GM[Blokus Duo]PL[{LONG}])",
+        f"(;GM[Blokus 3D Tower]A1[a1@1,b1@1]XO[{LONG}])",
+        f"(;GM[Blokus Duo]{LONG.upper()}[x]{LONG.upper()}[y])",
+        f"(;GM[Blokus Duo]B[e10]{LONG.upper()} x)",
+        f"(;GM[Blokus Duo]C[{LONG}",
+        f"(;GM[Go]C[{LONG}])",
+        "(;GM[Blokus Duo]C[\ud800" + LONG + "])",
+        "(;GM[Blokus Duo]" + "(;" * 100_000,
+    ],
+    ids=lambda text: syntax.excerpt(text, 30),
+)
+def test_messages_are_short_however_long_the_input(text: str) -> None:
+    with pytest.raises(SgfError) as e:
+        sgf.loads(text)
+    assert len(str(e.value)) < 300, str(e.value)
+
+
+def test_messages_of_edits_are_short_however_long_the_input() -> None:
+    game = sgf.Game("duo")
+    for move in (LONG, "e10," + LONG, ",".join(f"{c}{r}" for c in "abcdefghijklmn" for r in range(1, 15))):
+        with pytest.raises(blokus.InvalidMoveError) as e:
+            game.add_variation(move)
+        assert len(str(e.value)) < 300, str(e.value)
+    with pytest.raises(ValueError) as v:
+        game.set(LONG + " ", "x")
+    assert len(str(v.value)) < 300
+    game.set("B", LONG)
+    with pytest.raises(blokus.InvalidMoveError) as e:
+        game.board()
+    assert len(str(e.value)) < 300 and len(repr(game.children)) < 300
+
+
+def test_failed_edits_leave_the_tree_as_it_was() -> None:
+    game = sgf.loads(TREE)
+    text = sgf.dumps(game)
+    first = game.children[0]
+    children = list(first.children)
+    attempts: list[Callable[[], object]] = [
+        lambda: first.add_variation("e10"),  # covered already
+        lambda: first.add_variation("zz"),
+        lambda: first.add_variation(True),
+        lambda: first.add_variation("j4,j5", comment=5),  # type: ignore[arg-type]
+        lambda: first.add_main_variation("e10"),
+        lambda: first.remove_variation(game),
+        lambda: first.set("C D", "x"),
+        lambda: first.set("C", []),
+        lambda: first.set("C", ["a", 5]),  # type: ignore[list-item]
+        lambda: setattr(first, "comment", 5),
+        lambda: setattr(game, "players", ["Cy", 5]),
+        lambda: setattr(game, "players", ["Cy"]),
+        lambda: setattr(first, "parent", children[0]),
+        lambda: setattr(game, "parent", first),
+    ]
+    for k, attempt in enumerate(attempts):
+        with pytest.raises((ValueError, TypeError)):
+            attempt()
+        assert sgf.dumps(game) == text, k
+        assert first.children == children and all(c.parent is first and c.game is game for c in children), k
+        assert first.parent is game and game.parent is None, k
+
+
 def test_variants_of_our_own() -> None:
     mini = blokus.Variant.from_file(Path(__file__).resolve().parent.parent / "examples" / "mini.toml")
     with pytest.raises(SgfError, match="variant mini has no SGF game name"):
@@ -402,6 +628,25 @@ def test_3d_game_names() -> None:
     assert len(set(names.values())) == 16
     for vid, name in names.items():
         assert sgf.loads(f"(;GM[{name}])").variant.id == vid
+
+
+def test_reading_a_file_builds_only_its_variant(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Building a variant's placement tables takes a while; a file needs only its own.
+    import blokus.variant
+
+    asked: list[str] = []
+    builtin = blokus.variant._builtin
+
+    def recorded(id: str) -> blokus.Variant:
+        asked.append(id)
+        return builtin(id)
+
+    monkeypatch.setattr(blokus.variant, "_builtin", recorded)
+    assert sgf.loads("(;GM[Blokus 3D Wall Two-Player]C[no moves])").variant.id == "3d_wall_2"
+    assert set(asked) == {"3d_wall_2"}
+    with pytest.raises(SgfError, match=r"unknown game GM\[Go\]: expected one of Blokus, Blokus Two-Player, "):
+        sgf.loads("(;GM[Go])")
+    assert set(asked) == {"3d_wall_2"}
 
 
 @pytest.mark.parametrize("variant_id", CUBE_IDS)
