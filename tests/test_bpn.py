@@ -98,11 +98,9 @@ def test_capitals_decide_the_bonus() -> None:
 
 def position_of_cell(b: Board, name: str) -> int:
     """Index in b.bpn() of a cell's letter."""
-    from blokus.bpn import _rows
-
     text = b.bpn()
     cell = b.variant.cell_index(name)
-    rows = _rows(b.variant)
+    rows = b.variant.rows()
     i = text.index(" ") + 1
     for row in rows:
         k = 0
@@ -286,9 +284,7 @@ def test_3d_out_colours_are_kept_even_with_a_legal_move() -> None:
     # Knock-out: a colour that once could not move stays out, even when room opens later.
     # Search random games for such positions (a few games in a hundred have one); the string
     # keeps the colour out.
-    from blokus.bpn import color_letters
-
-    letters = color_letters(blokus.Variant("3d_tower"))
+    letters = blokus.Variant("3d_tower").color_letters
     seen = 0
     for seed in range(300):
         if seen >= 3:

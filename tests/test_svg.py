@@ -8,6 +8,7 @@ import random
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -15,9 +16,53 @@ import blokus
 from blokus import Board, sgf, svg
 from blokus.cli import main
 from blokus.errors import BlokusError
-from reference import NEIGHBOURS
 
 NS = "{http://www.w3.org/2000/svg}"
+
+# The neighbours of a cell by the formulas of docs/RULES.md, to check the pictures' geometry.
+Coord = tuple[int, int, int]
+
+
+def square_edge_neighbours(c: Coord) -> list[Coord]:
+    x, y, z = c
+    return [(x + 1, y, z), (x - 1, y, z), (x, y + 1, z), (x, y - 1, z)]
+
+
+def square_corner_neighbours(c: Coord) -> list[Coord]:
+    x, y, z = c
+    return [(x + 1, y + 1, z), (x - 1, y + 1, z), (x + 1, y - 1, z), (x - 1, y - 1, z)]
+
+
+def triangle_edge_neighbours(c: Coord, up: bool) -> list[Coord]:
+    """An up triangle shares edges with its left and right neighbours and the cell below; a down
+    triangle with left, right and the cell above."""
+    x, y, z = c
+    return [(x - 1, y, z), (x + 1, y, z), (x, y - 1 if up else y + 1, z)]
+
+
+def triangle_corner_neighbours(c: Coord, up: bool) -> list[Coord]:
+    """RULES.md: of an up triangle (x±2, r), (x±1, r-1), (x±2, r-1), (x±1, r+1), (x, r+1); a down
+    triangle mirrors that vertically."""
+    x, y, z = c
+    d = -1 if up else 1
+    return [
+        (x - 2, y, z),
+        (x + 2, y, z),
+        (x - 1, y + d, z),
+        (x + 1, y + d, z),
+        (x - 2, y + d, z),
+        (x + 2, y + d, z),
+        (x - 1, y - d, z),
+        (x + 1, y - d, z),
+        (x, y - d, z),
+    ]
+
+
+NEIGHBOURS: dict[str, tuple[Callable[[Coord, bool], list[Coord]], Callable[[Coord, bool], list[Coord]]]] = {
+    "square": (lambda c, up: square_edge_neighbours(c), lambda c, up: square_corner_neighbours(c)),
+    "triangle": (triangle_edge_neighbours, triangle_corner_neighbours),
+}
+
 VARIANTS = blokus.variants()
 
 

@@ -188,6 +188,27 @@ class Board:
         """Number of moves played."""
         return self._core.ply
 
+    def placements(self) -> list[list[Move]]:
+        """The pieces on the board, per colour, in the order they were put down (the setup's,
+        then the moves'); each colour's last piece comes last.
+
+        >>> Board("duo", ["e10,d11,e11,f11,e12", "j5"]).placements()[1]
+        [<Move j5 (1, id 65)>]
+        """
+        return [[Move(self._variant, i) for i in ids] for ids in self._core.placements()]
+
+    @property
+    def out(self) -> tuple[int, ...]:
+        """The colours out of the game: they had no move on a turn and never move again (in
+        Blokus 3D, even if room opens later)."""
+        return tuple(self._core.out)
+
+    def has_move(self, color: int) -> bool:
+        """Whether ``color`` has a legal placement here, its turn or not."""
+        if not 0 <= color < self._variant.num_colors:
+            raise ValueError(f"{self._variant.id} has no colour {color}")
+        return self._core.has_move(color)
+
     def move_colors(self) -> list[int]:
         """The colour that played each move of :attr:`move_stack`."""
         return self._core.move_colors()
@@ -374,6 +395,11 @@ class Board:
         if hm is None:
             raise ValueError(f"{self._variant.id} is a flat board; only Blokus 3D boards have heights")
         return hm
+
+    def top_cubes(self) -> list[int | None]:
+        """Blokus 3D: the top cube (a cell number) of each column, in the order of
+        :meth:`Variant.column_limits`; ``None`` for an empty column."""
+        return self._core.top_cubes()
 
     def cell_colors(self) -> list[int]:
         """The colour on each cell by cell number, -1 where empty."""

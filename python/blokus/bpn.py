@@ -41,42 +41,22 @@ if TYPE_CHECKING:
     from blokus.board import Board
 
 
-def color_letters(v: Variant) -> list[str]:
-    """The small letter of each colour in position strings."""
-    initials = [c[:1].lower() for c in v.colors]
-    if len(set(initials)) == len(initials) and all("a" <= i <= "z" for i in initials):
-        return initials
-    return [chr(ord("a") + i) for i in range(v.num_colors)]
-
-
-def _rows(v: Variant) -> list[list[int]]:
-    """Cell numbers row by row, top row first, each row left to right."""
-    by_row: dict[int, list[tuple[int, int]]] = {}
-    for cell, (x, y, _) in enumerate(v.cell_coords()):
-        by_row.setdefault(y, []).append((x, cell))
-    return [[cell for _, cell in sorted(by_row[y])] for y in sorted(by_row, reverse=True)]
-
-
 def write(board: Board) -> str:
     """The position string of a board."""
     v = board.variant
-    core = board._core
-    letters = color_letters(v)
-    turn = core.turn
+    letters = v.color_letters
+    turn = board.turn
     to_move = "-" if turn is None else letters[turn]
-    out = "".join(letters[c] for c in core.out) or "-"
+    out = "".join(letters[c] for c in board.out) or "-"
+    placements = board.placements()
     if v.geometry == "cube":
-        pieces = "/".join(";".join(v._tables.move_text(i) for i in ids) or "-" for ids in core.placements())
+        pieces = "/".join(";".join(str(m) for m in moves) or "-" for moves in placements)
         return f"{v.id} {pieces} {to_move} {out}"
-    colors = core.cell_colors()
-    # The engine lists each colour's pieces with its last piece last.
-    finals = {ids[-1] for ids in core.placements() if ids}
-    capital: set[int] = set()
-    for _, cells, placement in v._tables.pieces_of_cells(colors):
-        if placement in finals:
-            capital.update(cells)
+    colors = board.cell_colors()
+    # Each colour's last piece comes last.
+    capital = {cell for moves in placements if moves for cell in moves[-1].cell_indices()}
     rows = []
-    for row in _rows(v):
+    for row in v.rows():
         text = ""
         empty = 0
         for cell in row:
@@ -120,7 +100,7 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
         if vid not in variants():
             raise fail(at, f"expected a variant id ({', '.join(variants())}), found {vid!r}")
         v = variant(vid)
-    letters = color_letters(v)
+    letters = v.color_letters
     names = ", ".join(f"{letter} {name}" for letter, name in zip(letters, v.colors))
     if len(fields) < 4:
         what = [
@@ -177,9 +157,9 @@ _Fail = Callable[[int, str], InvalidPositionError]
 def _read_cells(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[int]], list[list[int]]]:
     """The placements of each colour from the cells field of a flat board (starting at ``at``),
     and where each piece starts in the string."""
-    letters = color_letters(v)
+    letters = v.color_letters
     names = ", ".join(f"{letter} {name}" for letter, name in zip(letters, v.colors))
-    rows = _rows(v)
+    rows = v.rows()
     colors = [-1] * v.num_cells
     upper = [False] * v.num_cells
     offset = [0] * v.num_cells
@@ -245,7 +225,7 @@ def _read_cells(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[
     for color, cells, placement in groups:
         first = min(offset[c] for c in cells)
         if placement is None:
-            shown = ",".join(sorted((v.cell_name(c) for c in cells), key=_cell_key))
+            shown = v.cells_text(cells)
             raise fail(first, f"the cells {shown} of {v.colors[color]} form no piece of {v.id}")
         marks = {upper[c] for c in cells}
         if len(marks) > 1:
@@ -278,7 +258,7 @@ def _read_cells(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[
 def _read_pieces(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[int]], list[list[int]]]:
     """The placements of each colour from the pieces field of Blokus 3D (starting at ``at``),
     and where each piece starts in the string."""
-    letters = color_letters(v)
+    letters = v.color_letters
     lists = text.split("/")
     if len(lists) != v.num_colors:
         names = ", ".join(v.colors)
@@ -323,9 +303,3 @@ def _reason(e: InvalidMoveError) -> str:
 
 def _cells(n: int, word: str = "cell") -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
-
-
-def _cell_key(name: str) -> tuple[int, str]:
-    digits = name.lstrip("abcdefghijklmnopqrstuvwxyz")
-    letters = name[: len(name) - len(digits)]
-    return (int(digits) if digits.isdigit() else 0, f"{len(letters):02}{letters}")

@@ -94,7 +94,7 @@ class _Geometry:
     def __init__(self, b: Board) -> None:
         v = b.variant
         self.coords = v.cell_coords()
-        self.up = v._tables.cells_point_up()
+        self.up = v.points_up()
         self.columns = max(x for x, _, _ in self.coords) + 1
         self.rows = max(y for _, y, _ in self.coords) + 1
         if self.up is None:
@@ -225,14 +225,15 @@ def _flat(
     out.append("</g>")
     # Piece outlines, so pieces of one colour that touch at corners stay apart.
     out.append(f'<g stroke-width="{unit * 0.09:.2f}" stroke-linecap="round">')
-    for color, cells, _ in v._tables.pieces_of_cells(cell_colors):
+    for color, pieces in enumerate(board.placements()):
         stroke = _shade(fills[color], 0.55)
-        out.extend(line(a, b, f' stroke="{stroke}"') for a, b in _outline(geo, cells))
+        for piece in pieces:
+            out.extend(line(a, b, f' stroke="{stroke}"') for a, b in _outline(geo, piece.cell_indices()))
     out.append("</g>")
     # Free start points.
     if start_points and not board.is_game_over():
         owners: dict[int, list[int]] = {}
-        for color, cells in enumerate(v._tables.start_points()):
+        for color, cells in enumerate(v.start_cells()):
             for cell in cells:
                 owners.setdefault(cell, []).append(color)
         for cell, who in sorted(owners.items()):

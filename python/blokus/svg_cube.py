@@ -34,19 +34,23 @@ class _Cubes:
         v = b.variant
         self.coords = v.cell_coords()
         self.cell_at = {c: i for i, c in enumerate(self.coords)}
-        self.limit: dict[Column, int] = {}
-        for x, y, z in self.coords:
-            self.limit[(x, y)] = max(self.limit.get((x, y), 0), z + 1)
-        self.columns = sorted(self.limit, key=lambda c: (c[1], c[0]))
+        limits = v.column_limits() or []
+        self.limit: dict[Column, int] = {(x, y): limit for x, y, limit in limits}
+        self.columns = [(x, y) for x, y, _ in limits]
         self.width = max(x for x, _ in self.columns) + 1
         self.depth = max(y for _, y in self.columns) + 1
         self.color = b.cell_colors()
+        tops = b.top_cubes()
+        self._top = dict(zip(self.columns, tops))
+        self._height = {
+            column: 0 if top is None else self.coords[top][2] + 1 for column, top in zip(self.columns, tops)
+        }
         # Pieces numbered across colours, so neighbouring cubes tell whether they are one piece.
         self.piece = [-1] * v.num_cells
         k = 0
-        for ids in b._core.placements():
-            for id in ids:
-                for cell in v._tables.placement_cells(id):
+        for moves in b.placements():
+            for move in moves:
+                for cell in move.cell_indices():
                     self.piece[cell] = k
                 k += 1
 
@@ -59,16 +63,11 @@ class _Cubes:
         return cell is not None and self.color[cell] >= 0
 
     def height(self, column: Column) -> int:
-        x, y = column
-        h = 0
-        while self.filled(x, y, h):
-            h += 1
-        return h
+        return self._height[column]
 
     def top(self, column: Column) -> int | None:
         """The top cube of a column, if it has one."""
-        h = self.height(column)
-        return None if h == 0 else self.cell(column[0], column[1], h - 1)
+        return self._top[column]
 
 
 def _ink(fill: str) -> str:

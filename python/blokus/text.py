@@ -12,11 +12,8 @@ if TYPE_CHECKING:
 
 
 def color_letters(variant: Variant) -> list[str]:
-    """One character per colour: the initials of the colour names if they differ, else digits."""
-    initials = [c[:1].upper() for c in variant.colors]
-    if len(set(initials)) == len(initials) and all(i.isalpha() for i in initials):
-        return initials
-    return [str(i + 1) for i in range(variant.num_colors)]
+    """One capital per colour: the variant's colour letters (those of position strings)."""
+    return [letter.upper() for letter in variant.color_letters]
 
 
 def _column_name(x: int) -> str:
@@ -37,10 +34,10 @@ def board_text(board: Board) -> str:
     letters = color_letters(v)
     coords = v.cell_coords()
     colors = board.cell_colors()
-    up = v._tables.cells_point_up()
+    up = v.points_up()
     starts: set[int] = set()
     if not board.is_game_over():
-        for cells in v._tables.start_points():
+        for cells in v.start_cells():
             starts.update(cells)
     width = max(x for x, _, _ in coords) + 1
     height = max(y for _, y, _ in coords) + 1
@@ -84,12 +81,10 @@ def _height_map_text(board: Board) -> str:
     letters = color_letters(v)
     heights = board.heights()
     tops = board.top_colors()
-    coords = v.cell_coords()
     rows, cols = heights.shape
     limit = [[0] * cols for _ in range(rows)]
-    for x, y, z in coords:
-        r = rows - 1 - y
-        limit[r][x] = max(limit[r][x], z + 1)
+    for x, y, top in v.column_limits() or []:
+        limit[rows - 1 - y][x] = top
     label = len(str(rows))
     lines = []
     for r in range(rows):

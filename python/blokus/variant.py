@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from os import PathLike
 from typing import Any, Union
@@ -45,7 +45,7 @@ class Variant:
     Bad specs raise :class:`~blokus.errors.InvalidVariantError` naming the field at fault.
     """
 
-    __slots__ = ("_builtin", "_cell_index", "_moves", "_spec", "_tables", "pieces")
+    __slots__ = ("_builtin", "_cell_index", "_moves", "_spec", "_tables", "color_letters", "pieces")
 
     def __init__(self, spec: str | Mapping[str, Any]) -> None:
         #: Every placement as a Move, built on first use by the board (moves are immutable).
@@ -71,6 +71,10 @@ class Variant:
             for i, (name, cells, copies, orientations) in enumerate(self._tables.pieces())
         )
         self._cell_index: dict[str, int] | None = None
+        #: One letter per colour, as position strings (small) and text pictures (capitals)
+        #: write colours: the initials of the colour names when they are distinct letters,
+        #: else ``a``, ``b``, ...
+        self.color_letters: tuple[str, ...] = tuple(self._tables.color_letters())
 
     @classmethod
     def from_file(cls, path: str | PathLike[str]) -> Variant:
@@ -165,6 +169,37 @@ class Variant:
         if self._cell_index is None:
             self._cell_index = {self.cell_name(i): i for i in range(self.num_cells)}
         return self._cell_index.get(name.lower())
+
+    def rows(self) -> list[list[int]]:
+        """The cell numbers as the board is drawn: row by row from the top row down, each row
+        left to right (a Trigon row holds only its triangles; in Blokus 3D the columns of the
+        ground layer).
+
+        >>> Variant("trigon_3").rows()[0][:3]
+        [367, 368, 369]
+        """
+        return self._tables.rows()
+
+    def points_up(self) -> list[bool] | None:
+        """On triangle boards, whether each cell (by number) points up; ``None`` elsewhere."""
+        return self._tables.cells_point_up()
+
+    def cells_text(self, cells: Iterable[int]) -> str:
+        """Cells (by number) as canonical move text: sorted by level, row, then column.
+
+        >>> Variant("duo").cells_text([131, 130])
+        'e10,f10'
+        """
+        return self._tables.cells_text(list(cells))
+
+    def column_limits(self) -> list[tuple[int, int, int]] | None:
+        """Blokus 3D: ``(x, y, limit)`` of every column of the structure, in column order (the
+        order of the ground layer's cells); ``None`` on flat boards."""
+        return self._tables.column_limits()
+
+    def start_cells(self) -> list[list[int]]:
+        """Start points of each colour, by cell number."""
+        return self._tables.start_points()
 
     def start_points(self) -> list[list[str]]:
         """Start points of each colour, by name."""

@@ -453,13 +453,13 @@ class Game(Node):
         node: Node = game
         start = board._start()
         if start is not None:
-            for c, ids in enumerate(start._core.placements()):
-                if ids:
-                    game.properties[setup_property(v, c)] = [v._tables.move_text(i) for i in ids]
+            for c, moves in enumerate(start.placements()):
+                if moves:
+                    game.properties[setup_property(v, c)] = [str(m) for m in moves]
             if start.turn is not None:
                 game.properties["PL"] = [move_property(v, start.turn)]
-            if _has_out(v) and start._core.out:
-                game.properties[OUT] = [move_property(v, c) for c in start._core.out]
+            if _has_out(v) and start.out:
+                game.properties[OUT] = [move_property(v, c) for c in start.out]
         for move, color in zip(board.move_stack, board.move_colors()):
             child = Node(node, {move_property(v, color): [str(move)]})
             node.children.append(child)
@@ -587,7 +587,7 @@ def _setup(game: Game, board: Board, properties: dict[str, list[str]]) -> Board:
     (Blokus 3D) its colours out."""
     v = game._variant
     ids = game._ids
-    placements = board._core.placements()
+    placements = [[m.id for m in moves] for moves in board.placements()]
     for id, values in properties.items():
         color = ids.setups.get(id)
         if color is not None:
@@ -608,7 +608,7 @@ def _setup(game: Game, board: Board, properties: dict[str, list[str]]) -> Board:
         turn = ids.players[pl[0].upper()]
     out: list[int] = []
     if ids.has_out:
-        out = list(board._core.out)
+        out = list(board.out)
         if OUT in properties:
             out = _out_colors(game, properties[OUT])
     return Board.from_setup(v, placements, turn, out)
