@@ -109,3 +109,21 @@ def test_bench_prints_a_positive_figure_in_every_column(capsys: pytest.CaptureFi
     for row in rows[2:]:
         rust, python = (float(x.replace(",", "")) for x in row[1:3])
         assert rust > 0 and python > 0 and abs(float(row[3].rstrip("%")) - 100 * python / rust) <= 1, row
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["gtp", "--bot", "mcts"], "bot 'mcts' (MctsBot) is not available yet"),
+        (["gtp", "--bot", "greedy", "--threads", "2"], "bot 'greedy' has no option 'threads'"),
+        (["gtp", "--bot", "pentobi-gtp --nobook"], "serves a built-in bot"),
+        (["gtp", "--frobnicate"], "unrecognized arguments: --frobnicate"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    try:
+        code = main(args)
+    except SystemExit as e:  # argparse's own errors
+        code = int(e.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and err.count("\n") == 1, err

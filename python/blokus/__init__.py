@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from blokus import errors, sgf, svg
+from blokus import bots, errors, gtp, sgf, svg
 from blokus.board import Board, LegalMoves, Move, Outcome
 from blokus.errors import (
     BlokusError,
@@ -40,7 +40,9 @@ __all__ = [
     "SgfError",
     "UnknownVariantError",
     "Variant",
+    "bots",
     "errors",
+    "gtp",
     "selfplay",
     "sgf",
     "svg",

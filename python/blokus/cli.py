@@ -1,4 +1,5 @@
-"""The ``blokus`` command line: selfplay, perft, the list of variants, and pictures of games."""
+"""The ``blokus`` command line: selfplay, perft, the list of variants, pictures of games and a GTP
+engine."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from typing import NoReturn
 
 from blokus.board import Board
 from blokus.errors import BlokusError
@@ -111,9 +113,43 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bot_spec(args: argparse.Namespace) -> str:
+    """``--bot`` with the options given as flags added (``--seed 3`` -> ``greedy:seed=3``)."""
+    from blokus.bots import is_gtp_spec
+
+    spec: str = args.bot.strip()
+    if is_gtp_spec(spec):
+        raise BlokusError(f"--bot {spec!r}: blokus gtp serves a built-in bot (random, greedy, mcts), not a GTP engine")
+    extra = [
+        f"{key}={value}"
+        for key, value in (("seed", args.seed), ("seconds", args.seconds), ("threads", args.threads))
+        if value is not None
+    ]
+    if extra:
+        spec += ("," if ":" in spec else ":") + ",".join(extra)
+    return spec
+
+
+def _cmd_gtp(args: argparse.Namespace) -> int:
+    from blokus.bots import from_spec
+    from blokus.gtp_server import serve
+
+    v = _variant_arg(args.variant)
+    bot = from_spec(_bot_spec(args))
+    serve(bot, v)
+    return 0
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments: one line on stderr and exit code 2 (argparse prints its usage too)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="blokus", description="The blokus engine from the command line.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="blokus", description="The blokus engine from the command line.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("selfplay", help="play random games in Rust; print games/s and score statistics")
     p.add_argument("--variant", default="classic", help="variant id, or a .toml/.json spec file")
@@ -153,6 +189,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="Blokus 3D: the columns from above with their heights (top), or the cubes in an isometric picture (iso)",
     )
     p.set_defaults(run=_cmd_render)
+
+    p = sub.add_parser(
+        "gtp",
+        help="serve a bot as a GTP engine (Pentobi's dialect) on standard input and output",
+        description="Serve a bot as a GTP engine that answers as Pentobi's pentobi-gtp does.",
+    )
+    p.add_argument("--variant", "--game", "-g", default="classic", help="variant id, or a .toml/.json spec file")
+    p.add_argument(
+        "--bot", default="greedy", help="random, greedy or mcts, with options: greedy:seed=3 (default greedy)"
+    )
+    p.add_argument("--seed", type=int, default=None, help="the bot's random seed")
+    p.add_argument("--seconds", type=float, default=None, help="the bot's time per move (bots that search)")
+    p.add_argument("--threads", type=int, default=None, help="the bot's threads (bots that search)")
+    p.set_defaults(run=_cmd_gtp)
 
     args = parser.parse_args(argv)
     try:
