@@ -20,6 +20,7 @@ from blokus.errors import (
     SgfError,
     UnknownVariantError,
 )
+from blokus.match import MatchResult, match
 from blokus.selfplay import SelfplayResult, selfplay
 from blokus.variant import Piece, Variant, variants
 
@@ -33,6 +34,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidVariantError",
     "LegalMoves",
+    "MatchResult",
     "Move",
     "Outcome",
     "Piece",
@@ -43,6 +45,7 @@ __all__ = [
     "bots",
     "errors",
     "gtp",
+    "match",
     "selfplay",
     "sgf",
     "svg",
