@@ -126,6 +126,12 @@ def test_play_and_its_errors(duo: GtpServer) -> None:
     assert [str(m) for m in duo.board.move_stack] == ["e10,d11,e11,f11,e12", "j5", "f9"]
 
 
+def test_spaces_around_the_commas_of_a_move_are_taken_as_pentobi_takes_them(duo: GtpServer) -> None:
+    assert duo.handle("play black e10,d11,e11,f11,e12") == ok()
+    assert duo.handle("play w J5,I5 , K5,J4,J6") == ok()
+    assert str(duo.board.peek()) == "j4,i5,j5,k5,j6"
+
+
 def test_genmove_plays_and_reg_genmove_does_not(duo: GtpServer) -> None:
     move = body(duo.handle("reg_genmove b"))
     assert duo.board.ply == 0 and Board("duo").is_legal(move)
