@@ -252,16 +252,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("engines", nargs="+", metavar="ENGINE", help="a bot spec or a GTP command line (quote it)")
     p.add_argument("--variant", "--game", "-g", default="duo", help="variant id, or a .toml/.json spec file")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0, help="seed of the openings and of the bots' seeds")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the openings and of the bots' seeds (default 0)")
     p.add_argument("--jobs", "-j", type=int, default=None, help="games at once (default: one per core)")
     p.add_argument("--out", "-o", default=None, help="folder for the game files and results (resumable)")
     p.add_argument("--resume", action="store_true", help="go on with the match in --out")
     p.add_argument("--openings", default=None, help="a file of openings, one a line (moves separated by ';')")
     p.add_argument("--opening-plies", type=int, default=None, help="random opening moves (default: one per colour)")
     p.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"), help="stop when the SPRT decides")
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--alpha", type=float, default=0.05, help="the SPRT's false positive rate (default 0.05)")
+    p.add_argument("--beta", type=float, default=0.05, help="the SPRT's false negative rate (default 0.05)")
     p.add_argument(
         "--equal-time",
         type=int,

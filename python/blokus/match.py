@@ -621,7 +621,8 @@ def match(
     """Plays a match and returns its results (see the module's documentation).
 
     ``jobs`` games are played at once (default: one per core; specs only, bot objects play
-    one game at a time here); ``out`` is the folder for the games and the results, which
+    one game at a time here; the workers are started afresh, so a script that plays games in
+    parallel calls this under ``if __name__ == "__main__":``, as any use of multiprocessing); ``out`` is the folder for the games and the results, which
     ``resume=True`` goes on with; ``equal_time`` is the index of the engine that gets the
     others' mean time per move; ``timeout`` the time a GTP engine has to answer a command
     (``genmove`` gets at least that); ``progress`` is called with the results after each game.
@@ -638,6 +639,9 @@ def match(
             _check_spec(e)
         elif not isinstance(e, Bot):
             raise InvalidBotSpecError(f"an engine is a bot or a spec, not {type(e).__name__}")
+    n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if n_jobs < 1:
+        raise BlokusError(f"jobs must be >= 1, not {n_jobs}")
     by_color, cycle = seatings(v, len(engines))
     labels, groups = _labels(engines)
     if equal_time is not None and not 0 <= equal_time < len(engines):
@@ -718,9 +722,6 @@ def match(
     if result.stopped is not None or not todo:
         return result
     specs_only = all(isinstance(e, str) for e in engines)
-    n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if n_jobs < 1:
-        raise BlokusError(f"jobs must be >= 1, not {n_jobs}")
     n_jobs = min(n_jobs, len(todo))
     if n_jobs == 1 or not specs_only:
         local = _Engines(engines, timeout)
