@@ -7,7 +7,7 @@ following ones:
 
     python fake_engine.py FAULT[,FAULT...] COMMAND N [--moves M;M;...] [--log FILE] [--once MARKER]
 
-FAULT is one of: crash (a message on stderr, exit code 3), hang, garbage (a line that is no GTP
+FAULT is one of: crash (a message on stderr, exit code 3), sigint (killed as Ctrl-C kills), hang, garbage (a line that is no GTP
 answer), illegal (``e10``: it overlaps the first move of Duo), nomove (text that names no
 move), pass, resign, wrongid (the answer of another command), refuse (``? no thanks``),
 chatty (256 kB on stderr, four pipe buffers, then the right answer). ``--log FILE`` appends every command line
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -92,6 +93,9 @@ def fault(kind: str, id: str, say: Callable[..., None]) -> bool:
         sys.stderr.write("fake: crashing on purpose\n")
         sys.stderr.flush()
         sys.exit(3)
+    elif kind == "sigint":  # as if Ctrl-C reached it
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
     elif kind == "hang":
         time.sleep(3600)
     elif kind == "garbage":

@@ -192,6 +192,13 @@ def test_a_crashing_engine_forfeits_and_the_match_goes_on(tmp_path: Path) -> Non
     assert game.result == "B+F" and "forfeit" in game.comment
 
 
+def test_ctrl_c_that_reaches_an_engine_interrupts_the_match_and_is_no_forfeit(tmp_path: Path) -> None:
+    spec = f"gtp:{sys.executable} {FAKE} sigint genmove 1"
+    with pytest.raises(KeyboardInterrupt):
+        match(["random", spec], "duo", games=4, jobs=1, out=tmp_path / "m")
+    assert not (tmp_path / "m" / "results.jsonl").exists(), "no game recorded"
+
+
 def test_a_hanging_engine_forfeits_in_parallel_too(tmp_path: Path) -> None:
     marker = tmp_path / "hung"
     spec = f"gtp:{sys.executable} {FAKE} hang genmove 1 --once {marker}"

@@ -278,8 +278,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BlokusError as e:
         print(f"blokus: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader of the output went away (| head)
+        return 0
     except OSError as e:
-        print(f"blokus: {e.filename or ''}: {e.strerror}", file=sys.stderr)
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"blokus: {where}{e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("blokus: interrupted", file=sys.stderr)

@@ -56,6 +56,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -66,7 +67,7 @@ from blokus import elo as stats
 from blokus import sgf
 from blokus.board import Board, Move
 from blokus.bots import Bot, GreedyBot, from_spec, gtp_command, is_gtp_spec
-from blokus.errors import BlokusError, EngineError, InvalidBotSpecError
+from blokus.errors import BlokusError, EngineError, EngineTerminatedError, InvalidBotSpecError
 from blokus.gtp import GtpBot
 from blokus.variant import Variant, VariantLike, variant
 
@@ -404,6 +405,19 @@ def _cpu_of(bot: Bot) -> float | None:
     return None
 
 
+class _Interrupted(Exception):
+    """The match was interrupted (Ctrl-C reached the engines too): the game is not recorded."""
+
+
+def _check_interrupted(error: BaseException, engines: _Engines, e: int) -> None:
+    """An engine that Ctrl-C ended has not forfeited: the whole match is being interrupted."""
+    bot = engines.bots[e]
+    if isinstance(error, EngineTerminatedError) and isinstance(bot, GtpBot):
+        code = bot.engine.process.returncode
+        if code in (-signal.SIGINT, 128 + signal.SIGINT):
+            raise _Interrupted(str(error))
+
+
 def _play(job: _Job, v: Variant, engines: _Engines) -> GameRecord:
     n = len(engines.specs)
     playing = sorted(set(job.seats))
@@ -428,6 +442,7 @@ def _play(job: _Job, v: Variant, engines: _Engines) -> GameRecord:
             if start is not None:
                 gtp_cpu[e] = start
         except (EngineError, BlokusError) as x:
+            _check_interrupted(x, engines, e)
             fail(e, str(x))
             break
     ref_seconds, ref_moves = job.ref_seconds, job.ref_moves
@@ -441,6 +456,7 @@ def _play(job: _Job, v: Variant, engines: _Engines) -> GameRecord:
         try:
             move = bot.choose(board.copy()) if budget is None else bot.choose(board.copy(), budget)
         except (EngineError, BlokusError) as x:
+            _check_interrupted(x, engines, e)
             fail(e, str(x))
             break
         spent = time.perf_counter() - started
@@ -530,8 +546,6 @@ _WORKER: tuple[Variant, _Engines] | None = None
 
 
 def _start_worker(variant_spec: str | dict[str, Any], specs: list[str], timeout: float | None) -> None:
-    import signal
-
     global _WORKER
     # Ctrl-C is the parent's business: it stops the workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -727,7 +741,11 @@ def match(
         local = _Engines(engines, timeout)
         try:
             for g in todo:
-                record(_play(job(g), v, local))
+                try:
+                    played = _play(job(g), v, local)
+                except _Interrupted:
+                    raise KeyboardInterrupt from None
+                record(played)
                 result.stopped = stop_reason()
                 if result.stopped is not None:
                     break
@@ -764,6 +782,8 @@ def _run_parallel(
             except queue.Empty:
                 continue
             running -= 1
+            if isinstance(item, _Interrupted):
+                raise KeyboardInterrupt
             if isinstance(item, BaseException):
                 raise item
             record(item)
