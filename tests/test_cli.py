@@ -109,3 +109,50 @@ def test_bench_prints_a_positive_figure_in_every_column(capsys: pytest.CaptureFi
     for row in rows[2:]:
         rust, python = (float(x.replace(",", "")) for x in row[1:3])
         assert rust > 0 and python > 0 and abs(float(row[3].rstrip("%")) - 100 * python / rust) <= 1, row
+
+
+def test_match_prints_scores_and_elo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    assert main(["match", "greedy", "random", "--games", "4", "--jobs", "1", "--seed", "2", "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "duo: 4 games of 4 (2 rounds), seed 2"
+    assert [line.split()[0] for line in lines[2:4]] == ["greedy", "random"]
+    assert lines[4].startswith("Elo greedy vs random: ")
+    assert len((out / "results.dat").read_text().splitlines()) == 5 and len(list((out / "games").iterdir())) == 4
+    assert (
+        main(["match", "greedy", "random", "--games", "6", "--jobs", "1", "--seed", "2", "--out", str(out), "--resume"])
+        == 0
+    )
+    assert capsys.readouterr().out.startswith("duo: 6 games of 6 (3 rounds)")
+
+
+def test_match_sprt_and_equal_time_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["match", "greedy", "random", "--games", "100", "--jobs", "1", "--sprt", "0", "100", "--equal-time", "2"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "stopped early (sprt: H1)" in out and "H1 accepted" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["match", "random"], "a match needs at least two engines, not 1"),
+        (["match", "random", "nope"], "unknown bot 'nope'"),
+        (["match", "random", "greedy", "--games", "x"], "argument --games: invalid int value: 'x'"),
+        (["match", "random", "greedy", "--variant", "chess"], 'unknown variant "chess"'),
+        (["match", "random", "greedy", "--equal-time", "3"], "--equal-time 3: engines are numbered 1 to 2"),
+        (["match", "random", "greedy", "--sprt", "5", "1"], "elo0 < elo1"),
+        (["match", "random", "greedy", "--openings", "/no/such/file"], "/no/such/file: No such file or directory"),
+        (["gtp", "--bot", "mcts"], "bot 'mcts' (MctsBot) is not available yet"),
+        (["gtp", "--bot", "greedy", "--threads", "2"], "bot 'greedy' has no option 'threads'"),
+        (["gtp", "--bot", "pentobi-gtp --nobook"], "serves a built-in bot"),
+        (["gtp", "--frobnicate"], "unrecognized arguments: --frobnicate"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    try:
+        code = main(args)
+    except SystemExit as e:  # argparse's own errors
+        code = int(e.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and err.count("\n") == 1, err

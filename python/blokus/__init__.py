@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from blokus import errors, sgf, svg
+from blokus import bots, errors, gtp, sgf, svg
 from blokus.board import Board, LegalMoves, Move, Outcome
 from blokus.errors import (
     BlokusError,
@@ -20,6 +20,7 @@ from blokus.errors import (
     SgfError,
     UnknownVariantError,
 )
+from blokus.match import MatchResult, match
 from blokus.selfplay import SelfplayResult, selfplay
 from blokus.variant import Piece, Variant, variants
 
@@ -33,6 +34,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidVariantError",
     "LegalMoves",
+    "MatchResult",
     "Move",
     "Outcome",
     "Piece",
@@ -40,7 +42,10 @@ __all__ = [
     "SgfError",
     "UnknownVariantError",
     "Variant",
+    "bots",
     "errors",
+    "gtp",
+    "match",
     "selfplay",
     "sgf",
     "svg",

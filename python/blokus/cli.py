@@ -1,4 +1,5 @@
-"""The ``blokus`` command line: selfplay, perft, the list of variants, and pictures of games."""
+"""The ``blokus`` command line: selfplay, perft, the list of variants, pictures of games, a GTP
+engine and matches between engines."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from typing import NoReturn
 
 from blokus.board import Board
 from blokus.errors import BlokusError
@@ -111,9 +113,82 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bot_spec(args: argparse.Namespace) -> str:
+    """``--bot`` with the options given as flags added (``--seed 3`` -> ``greedy:seed=3``)."""
+    from blokus.bots import is_gtp_spec
+
+    spec: str = args.bot.strip()
+    if is_gtp_spec(spec):
+        raise BlokusError(f"--bot {spec!r}: blokus gtp serves a built-in bot (random, greedy, mcts), not a GTP engine")
+    extra = [
+        f"{key}={value}"
+        for key, value in (("seed", args.seed), ("seconds", args.seconds), ("threads", args.threads))
+        if value is not None
+    ]
+    if extra:
+        spec += ("," if ":" in spec else ":") + ",".join(extra)
+    return spec
+
+
+def _cmd_gtp(args: argparse.Namespace) -> int:
+    from blokus.bots import from_spec
+    from blokus.gtp_server import serve
+
+    v = _variant_arg(args.variant)
+    bot = from_spec(_bot_spec(args))
+    serve(bot, v)
+    return 0
+
+
+def _cmd_match(args: argparse.Namespace) -> int:
+    from blokus.match import MatchResult, match
+
+    v = _variant_arg(args.variant)
+    equal_time = None
+    if args.equal_time is not None:
+        if not 1 <= args.equal_time <= len(args.engines):
+            raise BlokusError(f"--equal-time {args.equal_time}: engines are numbered 1 to {len(args.engines)}")
+        equal_time = args.equal_time - 1
+    bar = Progress(args.games, sys.stderr, sys.stderr.isatty())
+
+    def show(r: MatchResult) -> None:
+        first = r.engine_stats()[0]
+        bar.update(len(r.records), f"games, {r.engines[0][:20]} {first.score.score:.3f}")
+
+    try:
+        result = match(
+            args.engines,
+            v,
+            args.games,
+            seed=args.seed,
+            jobs=args.jobs,
+            out=args.out,
+            resume=args.resume,
+            openings=args.openings,
+            opening_plies=args.opening_plies,
+            sprt=tuple(args.sprt) if args.sprt else None,
+            alpha=args.alpha,
+            beta=args.beta,
+            equal_time=equal_time,
+            timeout=args.timeout,
+            progress=show,
+        )
+    finally:
+        bar.close()
+    print(result.summary())
+    return 0
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments: one line on stderr and exit code 2 (argparse prints its usage too)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="blokus", description="The blokus engine from the command line.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="blokus", description="The blokus engine from the command line.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("selfplay", help="play random games in Rust; print games/s and score statistics")
     p.add_argument("--variant", default="classic", help="variant id, or a .toml/.json spec file")
@@ -154,14 +229,60 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.set_defaults(run=_cmd_render)
 
+    p = sub.add_parser(
+        "gtp",
+        help="serve a bot as a GTP engine (Pentobi's dialect) on standard input and output",
+        description="Serve a bot as a GTP engine that answers as Pentobi's pentobi-gtp does.",
+    )
+    p.add_argument("--variant", "--game", "-g", default="classic", help="variant id, or a .toml/.json spec file")
+    p.add_argument(
+        "--bot", default="greedy", help="random, greedy or mcts, with options: greedy:seed=3 (default greedy)"
+    )
+    p.add_argument("--seed", type=int, default=None, help="the bot's random seed")
+    p.add_argument("--seconds", type=float, default=None, help="the bot's time per move (bots that search)")
+    p.add_argument("--threads", type=int, default=None, help="the bot's threads (bots that search)")
+    p.set_defaults(run=_cmd_gtp)
+
+    p = sub.add_parser(
+        "match",
+        help="play engines against each other: scores, Elo, SPRT, a game file per game",
+        description="Play a match between engines. An engine is a built-in bot with options "
+        "(random, greedy:seed=3, mcts:seconds=0.1) or a GTP engine's command line "
+        "('pentobi-gtp --nobook --game duo --level 1', or gtp:PROGRAM).",
+    )
+    p.add_argument("engines", nargs="+", metavar="ENGINE", help="a bot spec or a GTP command line (quote it)")
+    p.add_argument("--variant", "--game", "-g", default="duo", help="variant id, or a .toml/.json spec file")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the openings and of the bots' seeds (default 0)")
+    p.add_argument("--jobs", "-j", type=int, default=None, help="games at once (default: one per core)")
+    p.add_argument("--out", "-o", default=None, help="folder for the game files and results (resumable)")
+    p.add_argument("--resume", action="store_true", help="go on with the match in --out")
+    p.add_argument("--openings", default=None, help="a file of openings, one a line (moves separated by ';')")
+    p.add_argument("--opening-plies", type=int, default=None, help="random opening moves (default: one per colour)")
+    p.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"), help="stop when the SPRT decides")
+    p.add_argument("--alpha", type=float, default=0.05, help="the SPRT's false positive rate (default 0.05)")
+    p.add_argument("--beta", type=float, default=0.05, help="the SPRT's false negative rate (default 0.05)")
+    p.add_argument(
+        "--equal-time",
+        type=int,
+        default=None,
+        metavar="N",
+        help="engine N (1-based) gets the others' mean time per move",
+    )
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds a GTP engine has to answer (default 60)")
+    p.set_defaults(run=_cmd_match)
+
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
     except BlokusError as e:
         print(f"blokus: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader of the output went away (| head)
+        return 0
     except OSError as e:
-        print(f"blokus: {e.filename or ''}: {e.strerror}", file=sys.stderr)
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"blokus: {where}{e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("blokus: interrupted", file=sys.stderr)

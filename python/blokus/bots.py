@@ -1,0 +1,349 @@
+"""Bots: anything that picks a move for a board, behind one small protocol.
+
+A bot has a ``name``, ``choose(board, seconds=None)`` (a legal move for the colour to move, not
+played), ``analyse(board, seconds=None)`` (the same choice with the numbers behind it) and
+``reset()`` (a new game begins). Built-in bots, an engine over GTP (:class:`blokus.gtp.GtpBot`)
+and a user's own class are interchangeable: the GTP server serves any of them and the match
+runner plays any of them.
+
+>>> from blokus import Board, bots
+>>> bot = bots.RandomBot(seed=1)
+>>> isinstance(bot, bots.Bot)
+True
+>>> b = Board("duo")
+>>> b.push(bot.choose(b))
+>>> b.ply
+1
+
+Two optional attributes extend the protocol, and every built-in bot has them:
+
+- ``seed``: assigning it restarts the bot's random numbers. The match runner assigns one per game
+  to bots that have the attribute, so that a game depends only on the match's seed and its
+  number, whatever process plays it; ``reset()`` alone keeps the random numbers going, as
+  Pentobi's ``clear_board`` does.
+- ``seconds`` (the argument of ``choose`` and ``analyse``): the time to spend on this move, or
+  ``None`` for the bot's own setting. The GTP server passes what the controller's clock allows
+  (``time_settings``/``time_left``), the match runner's equal-time mode the other engine's mean
+  time per move. Bots that do not search (random, greedy) ignore it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from blokus.board import Board, Move, _moves_of
+from blokus.errors import GameOverError, InvalidBotSpecError
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from blokus import _blokus
+
+
+@dataclass(frozen=True)
+class RootMove:
+    """What a bot thinks of one move from the position it analysed."""
+
+    move: Move
+    #: Simulations (or other work) spent on the move; 0 for bots that do not search.
+    visits: int
+    #: Estimated win probability, in [0, 1], of the player who makes the move.
+    value: float
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A bot's analysis of a position: its choice and the numbers behind it.
+
+    >>> from blokus import Board
+    >>> a = GreedyBot(seed=0).analyse(Board("duo"))
+    >>> a.best.piece.size, a.value, a.pv == (a.best,)
+    (5, (0.5, 0.5), True)
+    """
+
+    #: Every move the bot considered, the best first.
+    moves: tuple[RootMove, ...]
+    #: Estimated win probability of each player (index = player).
+    value: tuple[float, ...]
+    #: Principal variation: the line of play the bot expects, starting with ``best``.
+    pv: tuple[Move, ...]
+    #: The move the bot chooses.
+    best: Move
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """The bots' protocol (``isinstance(x, Bot)`` checks that the methods are there)."""
+
+    @property
+    def name(self) -> str:
+        """A short name for tables and GTP's ``name`` (``"random"``, ``"greedy"``)."""
+        ...
+
+    def choose(self, board: Board, seconds: float | None = None) -> Move:
+        """A legal move for the colour to move; the board is left as it is. ``seconds`` is the
+        time to spend, ``None`` for the bot's own setting. Raises
+        :class:`~blokus.errors.GameOverError` if the game is over."""
+        ...
+
+    def analyse(self, board: Board, seconds: float | None = None) -> Analysis:
+        """Like :meth:`choose`, with the numbers behind the choice (``best`` is the move
+        chosen)."""
+        ...
+
+    def reset(self) -> None:
+        """A new game begins: forget what was learnt about the last one."""
+        ...
+
+
+def _check_playing(board: Board) -> None:
+    if board.is_game_over():
+        raise GameOverError(
+            f"the game is over ({board.variant.id}, {board.ply} moves: {board.result()}); no move to choose"
+        )
+
+
+def _neutral(board: Board) -> tuple[float, ...]:
+    """The win probabilities of a bot that does not evaluate: all players alike."""
+    n = board.variant.num_players
+    return (1.0 / n,) * n
+
+
+class RandomBot:
+    """Uniformly random among the legal moves; the same moves for the same seed.
+
+    >>> from blokus import Board
+    >>> b = Board("classic")
+    >>> str(RandomBot(seed=7).choose(b)) == str(RandomBot(seed=7).choose(b))
+    True
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the random numbers started from; assigning one restarts them."""
+        return self._seed
+
+    @seed.setter
+    def seed(self, seed: int | None) -> None:
+        self._seed = _valid_seed(seed)
+        self._rng = random.Random(seed)
+
+    def choose(self, board: Board, seconds: float | None = None) -> Move:
+        _check_playing(board)
+        id = board._core.sample_move(self._rng.getrandbits(63))
+        assert id is not None
+        return _moves_of(board.variant)[id]
+
+    def analyse(self, board: Board, seconds: float | None = None) -> Analysis:
+        best = self.choose(board, seconds)
+        value = _neutral(board)
+        mover = value[0]
+        others = [RootMove(m, 0, mover) for m in board.legal_moves if m != best]
+        return Analysis((RootMove(best, 0, mover), *others), value, (best,), best)
+
+    def reset(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"RandomBot(seed={self._seed!r})"
+
+
+class GreedyBot:
+    """Uniformly random among the legal moves of the largest piece that can be placed (the
+    ``greedy`` policy of :func:`blokus.selfplay`); the same moves for the same seed.
+
+    >>> from blokus import Board
+    >>> GreedyBot(seed=3).choose(Board("junior")).piece.size
+    5
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._sizes: tuple[_blokus.TablesCore, npt.NDArray[np.int64]] | None = None
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the random numbers started from; assigning one restarts them."""
+        return self._seed
+
+    @seed.setter
+    def seed(self, seed: int | None) -> None:
+        self._seed = _valid_seed(seed)
+        self._rng = random.Random(seed)
+
+    def _largest(self, board: Board) -> npt.NDArray[np.uint32]:
+        """The legal placement ids of the largest piece that has one."""
+        tables = board.variant._tables
+        if self._sizes is None or self._sizes[0] is not tables:
+            v = board.variant
+            piece_size = [p.size for p in v.pieces]
+            sizes = np.array([piece_size[tables.placement_piece(i)] for i in range(v.num_placements)], dtype=np.int64)
+            self._sizes = (tables, sizes)
+        ids = board.legal_moves.ids()
+        sizes = self._sizes[1][ids]
+        result: npt.NDArray[np.uint32] = ids[sizes == sizes.max()]
+        return result
+
+    def choose(self, board: Board, seconds: float | None = None) -> Move:
+        _check_playing(board)
+        ids = self._largest(board)
+        return _moves_of(board.variant)[int(ids[self._rng.randrange(len(ids))])]
+
+    def analyse(self, board: Board, seconds: float | None = None) -> Analysis:
+        best = self.choose(board, seconds)
+        value = _neutral(board)
+        mover = value[0]
+        moves = sorted(board.legal_moves, key=lambda m: (m != best, -m.piece.size))
+        return Analysis(tuple(RootMove(m, 0, mover) for m in moves), value, (best,), best)
+
+    def reset(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"GreedyBot(seed={self._seed!r})"
+
+
+def _valid_seed(seed: int | None) -> int | None:
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise InvalidBotSpecError(f"a seed is a whole number >= 0, not {seed!r}")
+    return seed
+
+
+#: The built-in bots by the name a spec gives them (``greedy:seed=3``).
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+#: Bots that are announced but not built yet: name -> the class that will provide it.
+_PLANNED = {"mcts": "MctsBot"}
+
+_BUILTIN_SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?::\S*)?")
+
+
+def is_gtp_spec(spec: str) -> bool:
+    """Whether a spec names a GTP engine rather than a built-in bot: it starts with ``gtp:``,
+    or it is not a bot name with options (it has a space, a path, a dash: a command line).
+
+    >>> is_gtp_spec("greedy:seed=3"), is_gtp_spec("pentobi-gtp --nobook"), is_gtp_spec("gtp:./mybot")
+    (False, True, True)
+    """
+    text = spec.strip()
+    return text.startswith("gtp:") or _BUILTIN_SPEC.fullmatch(text) is None
+
+
+def _option_value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """The bot name and options of a built-in bot's spec (``name[:key=value,...]``).
+
+    >>> parse_spec("mcts:seconds=0.1,threads=2")
+    ('mcts', {'seconds': 0.1, 'threads': 2})
+    """
+    text = spec.strip()
+    if is_gtp_spec(text):
+        raise InvalidBotSpecError(f"{spec!r} is a GTP command line, not a built-in bot")
+    name, _, rest = text.partition(":")
+    options: dict[str, Any] = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise InvalidBotSpecError(f"bot spec {spec!r}: an option is key=value, not {item!r}")
+        options[key] = _option_value(value)
+    return name, options
+
+
+def gtp_command(spec: str) -> list[str]:
+    """The program and arguments of a GTP engine's spec (``gtp:`` prefix optional).
+
+    >>> gtp_command("gtp:pentobi-gtp --nobook --game duo")
+    ['pentobi-gtp', '--nobook', '--game', 'duo']
+    """
+    text = spec.strip()
+    if text.startswith("gtp:"):
+        text = text[4:]
+    try:
+        args = shlex.split(text)
+    except ValueError as e:
+        raise InvalidBotSpecError(f"GTP command line {spec!r}: {e}") from None
+    if not args:
+        raise InvalidBotSpecError(f"GTP command line {spec!r} names no program")
+    return args
+
+
+def from_spec(spec: str, *, timeout: float | None = 60.0) -> Bot:
+    """The bot a spec names: a built-in bot with options (``random``, ``greedy:seed=3``,
+    ``mcts:seconds=0.1,threads=2``), or a GTP engine's command line, started now and wrapped
+    in a :class:`~blokus.gtp.GtpBot` (``gtp:./mybot``, or any command line with a space, a path
+    or a dash in the program name: ``pentobi-gtp --nobook --level 1``). ``timeout`` is the GTP
+    engine's time to answer a command. Raises :class:`~blokus.errors.InvalidBotSpecError` for
+    a spec that names no bot or gives it an option it does not take.
+
+    >>> from_spec("greedy:seed=3")
+    GreedyBot(seed=3)
+    >>> from_spec("greedy:depth=2")
+    Traceback (most recent call last):
+    ...
+    blokus.errors.InvalidBotSpecError: bot 'greedy' has no option 'depth' (its options: seed)
+    """
+    if is_gtp_spec(spec):
+        from blokus import gtp
+
+        return gtp.GtpBot(gtp.Engine.popen(gtp_command(spec), timeout=timeout))
+    name, options = parse_spec(spec)
+    factory = BOTS.get(name)
+    if factory is None:
+        if name in _PLANNED:
+            raise InvalidBotSpecError(
+                f"bot {name!r} ({_PLANNED[name]}) is not available yet in this version of blokus (built in: {', '.join(BOTS)})"
+            )
+        raise InvalidBotSpecError(
+            f"unknown bot {name!r} (built in: {', '.join(BOTS)}; a GTP engine is 'gtp:COMMAND' or a command line)"
+        )
+    params = inspect.signature(factory).parameters
+    for key in options:
+        if key not in params:
+            known = ", ".join(params) or "none"
+            raise InvalidBotSpecError(f"bot {name!r} has no option {key!r} (its options: {known})")
+    try:
+        return factory(**options)
+    except (TypeError, ValueError) as e:  # a bad option value: the bot's own words
+        raise InvalidBotSpecError(f"bot spec {spec!r}: {e}") from None
+
+
+__all__ = [
+    "BOTS",
+    "Analysis",
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "RootMove",
+    "from_spec",
+    "gtp_command",
+    "is_gtp_spec",
+    "parse_spec",
+]

@@ -1,0 +1,159 @@
+"""The bots' protocol, the random and greedy bots, and bot specs."""
+
+from __future__ import annotations
+
+import pytest
+
+import blokus
+from blokus import Board, bots
+from blokus.errors import GameOverError, InvalidBotSpecError
+
+VARIANTS = blokus.variants()
+
+
+def play_out(bot: bots.Bot, board: Board) -> list[str]:
+    moves = []
+    while not board.is_game_over():
+        before = board.copy()
+        move = bot.choose(board)
+        assert board == before, "choose must not play the move"
+        assert board.is_legal(move)
+        board.push(move)
+        moves.append(str(move))
+    return moves
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("make", [bots.RandomBot, bots.GreedyBot])
+def test_bots_play_whole_games_of_every_variant(variant: str, make: type[bots.RandomBot | bots.GreedyBot]) -> None:
+    bot = make(seed=11)
+    assert isinstance(bot, bots.Bot)
+    board = Board(variant)
+    play_out(bot, board)
+    assert board.is_game_over()
+    with pytest.raises(GameOverError, match="the game is over"):
+        bot.choose(board)
+
+
+def test_user_variant(tmp_path: object) -> None:
+    from pathlib import Path
+
+    mini = Path(__file__).resolve().parent.parent / "examples" / "mini.toml"
+    v = blokus.Variant.from_file(mini)
+    for make in (bots.RandomBot, bots.GreedyBot):
+        board = Board(v)
+        assert play_out(make(seed=1), board)
+
+
+@pytest.mark.parametrize("make", [bots.RandomBot, bots.GreedyBot])
+def test_same_seed_same_game_and_reseeding_restarts(make: type[bots.RandomBot | bots.GreedyBot]) -> None:
+    first = play_out(make(seed=5), Board("classic"))
+    assert play_out(make(seed=5), Board("classic")) == first
+    assert play_out(make(seed=6), Board("classic")) != first
+    bot = make(seed=5)
+    play_out(bot, Board("classic"))
+    bot.reset()  # a new game, the random numbers go on
+    assert play_out(bot, Board("classic")) != first
+    bot.seed = 5
+    assert play_out(bot, Board("classic")) == first
+
+
+def test_greedy_plays_the_largest_piece_it_can() -> None:
+    board = Board("duo")
+    bot = bots.GreedyBot(seed=2)
+    while not board.is_game_over():
+        largest = max(m.piece.size for m in board.legal_moves)
+        move = bot.choose(board)
+        assert move.piece.size == largest
+        board.push(move)
+
+
+def test_greedy_is_uniform_among_the_largest() -> None:
+    board = Board("duo")
+    bot = bots.GreedyBot(seed=0)
+    seen = {str(bot.choose(board)) for _ in range(400)}
+    pentominoes = {str(m) for m in board.legal_moves if m.piece.size == 5}
+    # 400 draws from a few hundred pentomino placements: many different ones, all pentominoes.
+    assert seen <= pentominoes and len(seen) > len(pentominoes) / 3
+
+
+def test_random_is_not_stuck_on_few_moves() -> None:
+    board = Board("duo")
+    bot = bots.RandomBot(seed=0)
+    seen = {str(bot.choose(board)) for _ in range(400)}
+    assert len(seen) > 200 and {len(m.split(",")) for m in seen} >= {1, 2, 3, 4, 5}
+
+
+@pytest.mark.parametrize("make", [bots.RandomBot, bots.GreedyBot])
+def test_analysis(make: type[bots.RandomBot | bots.GreedyBot]) -> None:
+    board = Board("classic_3")
+    a = make(seed=4).analyse(board)
+    assert a.best == make(seed=4).choose(board), "analyse chooses as choose does"
+    assert a.moves[0].move == a.best and a.pv[0] == a.best
+    assert {r.move for r in a.moves} == set(board.legal_moves)
+    assert len(a.value) == 3 and sum(a.value) == pytest.approx(1.0)
+    assert all(0 <= r.value <= 1 for r in a.moves)
+
+
+def test_analysis_is_frozen() -> None:
+    a = bots.RandomBot(seed=0).analyse(Board("duo"))
+    with pytest.raises(AttributeError):
+        a.best = a.moves[1].move  # type: ignore[misc]
+
+
+def test_a_users_bot_follows_the_protocol() -> None:
+    class FirstMove:
+        name = "first"
+
+        def choose(self, board: Board, seconds: float | None = None) -> blokus.Move:
+            return next(iter(board.legal_moves))
+
+        def analyse(self, board: Board, seconds: float | None = None) -> bots.Analysis:
+            m = self.choose(board)
+            return bots.Analysis((bots.RootMove(m, 1, 0.5),), (0.5, 0.5), (m,), m)
+
+        def reset(self) -> None:
+            pass
+
+    assert isinstance(FirstMove(), bots.Bot)
+    assert not isinstance(object(), bots.Bot)
+
+
+def test_specs() -> None:
+    assert isinstance(bots.from_spec("random"), bots.RandomBot)
+    greedy = bots.from_spec(" greedy:seed=3 ")
+    assert isinstance(greedy, bots.GreedyBot) and greedy.seed == 3
+    assert bots.parse_spec("x:a=1,b=0.5,c=true,d=none,e=text") == (
+        "x",
+        {"a": 1, "b": 0.5, "c": True, "d": None, "e": "text"},
+    )
+    for spec in ["pentobi-gtp --nobook", "gtp:mybot", "./bin/engine", "/usr/bin/engine -q"]:
+        assert bots.is_gtp_spec(spec), spec
+    for spec in ["random", "greedy:seed=3", "mcts:seconds=0.1,threads=2"]:
+        assert not bots.is_gtp_spec(spec), spec
+    assert bots.gtp_command("gtp:'my engine' --level 3") == ["my engine", "--level", "3"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mcts:seconds=0.1", "bot 'mcts' \\(MctsBot\\) is not available yet"),
+        ("minimax", "unknown bot 'minimax'.*gtp:COMMAND"),
+        ("greedy:depth=3", "bot 'greedy' has no option 'depth' \\(its options: seed\\)"),
+        ("greedy:seed", "an option is key=value, not 'seed'"),
+        ("random:seed=-1", "a seed is a whole number >= 0, not -1"),
+        ("random:seed=0.5", "a seed is a whole number >= 0, not 0.5"),
+        ("gtp:", "names no program"),
+        ("gtp:'unclosed", "No closing quotation"),
+    ],
+)
+def test_bad_specs(spec: str, message: str) -> None:
+    with pytest.raises(InvalidBotSpecError, match=message):
+        bots.from_spec(spec)
+
+
+def test_a_gtp_spec_that_cannot_start() -> None:
+    from blokus.errors import EngineTerminatedError
+
+    with pytest.raises(EngineTerminatedError, match=r"cannot start '\./no-such-engine'"):
+        bots.from_spec("./no-such-engine --level 1")
