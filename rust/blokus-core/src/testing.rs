@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::game::board::Board;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::tables::{tables, Tables};
 use crate::variant::Variant;
-use crate::game::board::Board;
 
 /// Every built-in variant, and user boards that stress the generators: holes, a 1xN strip, the
 /// largest board (64x8, 512 cells), a small hexagon with a hole, copies of pieces, start points

@@ -208,6 +208,41 @@ impl TablesCore {
     fn id_checksum(&self) -> u64 {
         self.t.id_checksum()
     }
+    /// The cells as drawn: row by row from the top, each left to right (Blokus 3D: the
+    /// columns of the ground layer).
+    fn rows(&self) -> Vec<Vec<usize>> {
+        self.t.variant().rows()
+    }
+    /// One letter per colour, as position strings and text pictures write colours.
+    fn color_letters(&self) -> Vec<String> {
+        self.t
+            .variant()
+            .color_letters()
+            .into_iter()
+            .map(String::from)
+            .collect()
+    }
+    /// Canonical move text of a set of cells (by level, row, column).
+    fn cells_text(&self, cells: Vec<u16>) -> PyResult<String> {
+        let n = self.t.variant().num_cells();
+        if let Some(&bad) = cells.iter().find(|&&c| usize::from(c) >= n) {
+            return Err(PyValueError::new_err(format!(
+                "no cell {bad} (this board has {n})"
+            )));
+        }
+        Ok(self.t.cells_text(&cells))
+    }
+    /// Blokus 3D: `(x, y, limit)` of every column, in column order; `None` on flat boards.
+    fn column_limits(&self) -> Option<Vec<(i32, i32, u8)>> {
+        let s = self.t.variant().structure()?;
+        Some(
+            s.columns
+                .iter()
+                .zip(&s.limits)
+                .map(|(&[x, y], &l)| (x, y, l))
+                .collect(),
+        )
+    }
     /// The edge-connected groups of one colour's cells, given the colour of every cell (-1
     /// empty): `(colour, cells, placement id or None)`, ordered by first cell.
     fn pieces_of_cells(&self, colors: Vec<i64>) -> PyResult<Vec<GroupInfo>> {
@@ -489,6 +524,27 @@ impl BoardCore {
             hs.into_pyarray(py).reshape([h, w])?,
             cs.into_pyarray(py).reshape([h, w])?,
         )))
+    }
+    /// Blokus 3D: the top cube (a cell number) of each column in column order, `None` for an
+    /// empty column; empty on flat boards.
+    fn top_cubes(&self) -> Vec<Option<usize>> {
+        self.board.top_cubes()
+    }
+    /// The legal placements of `color` (its turn or not), sorted, by the plain reference
+    /// generator of the core: the yardstick the tests hold the engine to.
+    fn reference_legal_ids(&self, color: usize) -> PyResult<Vec<u32>> {
+        if color >= self.board.tables().variant().num_colors() {
+            return Err(PyValueError::new_err(format!("no colour {color}")));
+        }
+        Ok(blokus_core::reference::legal_moves(
+            self.board.tables(),
+            self.board.position(),
+            color,
+        ))
+    }
+    /// Whether `color` has a legal placement (its turn or not).
+    fn has_move(&self, color: usize) -> bool {
+        self.board.has_move(color)
     }
     /// 1 for each legal placement id, 0 elsewhere, int8.
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {

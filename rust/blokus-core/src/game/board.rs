@@ -301,14 +301,18 @@ impl Board {
         })
     }
 
+    /// Blokus 3D: the top cube (a cell) of each column, `None` for an empty column, in column
+    /// order; empty on flat boards.
+    pub fn top_cubes(&self) -> Vec<Option<usize>> {
+        self.tables.rules.stack_cells().map_or(Vec::new(), |cells| {
+            cells.tops(&self.position.common.occupied)
+        })
+    }
+
     /// Blokus 3D: the colour of each column's top cube (`None` for an empty column), in column
     /// order; empty on flat boards.
     pub fn top_colors(&self) -> Vec<Option<usize>> {
-        let Some(cells) = self.tables.rules.stack_cells() else {
-            return Vec::new();
-        };
-        cells
-            .tops(&self.position.common.occupied)
+        self.top_cubes()
             .into_iter()
             .map(|top| top.and_then(|c| self.position.color_at(c)))
             .collect()
