@@ -156,3 +156,17 @@ def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], 
         code = int(e.code or 0)
     err = capsys.readouterr().err
     assert code == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_the_version_is_written_once() -> None:
+    # Cargo.toml's workspace version is the package's (maturin reads it) and the extension's.
+    import re
+    from importlib.metadata import version
+    from pathlib import Path
+
+    import blokus
+
+    cargo = (Path(__file__).resolve().parent.parent / "Cargo.toml").read_text()
+    match = re.search(r'\[workspace\.package\]\nversion = "([^"]+)"', cargo)
+    assert match is not None
+    assert blokus.__version__ == version("blokus") == match.group(1)

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from blokus import bots, errors, gtp, sgf, svg
+from blokus import _blokus, bots, errors, gtp, sgf, svg
 from blokus.board import Board, LegalMoves, Move, Outcome
 from blokus.errors import (
     BlokusError,
@@ -24,7 +24,8 @@ from blokus.match import MatchResult, match
 from blokus.selfplay import SelfplayResult, selfplay
 from blokus.variant import Piece, Variant, variants
 
-__version__ = "0.1.0"
+#: The version of the package and of its Rust core (written once, in Cargo.toml).
+__version__: str = _blokus.__version__
 
 __all__ = [
     "BlokusError",

@@ -7,11 +7,14 @@ import numpy.typing as npt
 
 _T = TypeVar("_T")
 
+__version__: str
+
 __all__ = [
     "BatchCore",
     "BoardCore",
     "SelfplayCore",
     "TablesCore",
+    "__version__",
     "builtin_variant_ids",
     "builtin_variant_spec",
     "column_name",

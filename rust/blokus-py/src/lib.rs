@@ -881,6 +881,7 @@ fn builtin_variant_spec(id: &str) -> Option<&'static str> {
 
 #[pymodule]
 fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<TablesCore>()?;
     m.add_class::<BoardCore>()?;
     m.add_class::<SelfplayCore>()?;
