@@ -19,6 +19,7 @@ LAYERS = [
     {"tables", "notation"},
     {"game"},
     {"simulation"},
+    {"search"},
     {"reference", "testing"},
 ]
 

@@ -137,7 +137,8 @@ def test_specs() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("mcts:seconds=0.1", "bot 'mcts' \\(MctsBot\\) is not available yet"),
+        ("mcts:seconds=-1", "seconds must be a positive number, not -1"),
+        ("mcts:depth=3", "bot 'mcts' has no option 'depth'"),
         ("minimax", "unknown bot 'minimax'.*gtp:COMMAND"),
         ("greedy:depth=3", "bot 'greedy' has no option 'depth' \\(its options: seed\\)"),
         ("greedy:seed", "an option is key=value, not 'seed'"),

@@ -1,5 +1,6 @@
 """Type stubs of the native module ``blokus._blokus`` (Rust, PyO3). Internal: use ``blokus``."""
 
+from collections.abc import Callable
 from typing import TypeVar, final
 
 import numpy as np
@@ -12,6 +13,7 @@ __version__: str
 __all__ = [
     "BatchCore",
     "BoardCore",
+    "SearchCore",
     "SelfplayCore",
     "TablesCore",
     "__version__",
@@ -113,6 +115,8 @@ class BoardCore:
     def perft(self, depth: int) -> int: ...
     def top_cubes(self) -> list[int | None]: ...
     def has_move(self, color: int) -> bool: ...
+    def playout_values(self, playouts: int, seed: int) -> list[float]: ...
+    def features(self, ids: list[int]) -> npt.NDArray[np.float32]: ...
     def reference_legal_ids(self, color: int) -> list[int]: ...
 
 @final
@@ -129,6 +133,24 @@ class SelfplayCore:
     def seconds(self) -> float: ...
     @property
     def moves(self) -> list[list[int]] | None: ...
+
+@final
+class SearchCore:
+    def __new__(
+        cls, tables: TablesCore, threads: int = 1, seed: int = 0, options: dict[str, object] | None = None
+    ) -> SearchCore: ...
+    def clear(self) -> None: ...
+    def run_evaluated(
+        self,
+        board: BoardCore,
+        evaluator: Callable[[npt.NDArray[np.uint8], npt.NDArray[np.bool_], list[list[int]]], object],
+        batch_size: int = 8,
+        simulations: int | None = None,
+        seconds: float | None = None,
+    ) -> tuple[list[tuple[int, int, float, float]], list[float], list[int], int, float, int]: ...
+    def run(
+        self, board: BoardCore, simulations: int | None = None, seconds: float | None = None
+    ) -> tuple[list[tuple[int, int, float, float]], list[float], list[int], int, float, int]: ...
 
 @final
 class BatchCore:
@@ -150,7 +172,14 @@ class BatchCore:
     def __len__(self) -> int: ...
 
 def selfplay_games(
-    tables: TablesCore, first: int, games: int, seed: int, threads: int, policy: str, keep_moves: bool
+    tables: TablesCore,
+    first: int,
+    games: int,
+    seed: int,
+    threads: int,
+    policy: str,
+    keep_moves: bool,
+    simulations: int = 200,
 ) -> SelfplayCore: ...
 def list_moves(tables: TablesCore, games: int, seed: int) -> tuple[int, float]: ...
 def enumerate_moves(tables: TablesCore, games: int, seed: int) -> tuple[int, float]: ...

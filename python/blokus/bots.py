@@ -48,6 +48,10 @@ if TYPE_CHECKING:
     from blokus import _blokus
 
 
+#: An evaluator for :class:`MctsBot`: ``fn(observations, masks) -> (priors, values or None)``.
+Evaluator = Callable[..., Any]
+
+
 @dataclass(frozen=True)
 class RootMove:
     """What a bot thinks of one move from the position it analysed."""
@@ -162,8 +166,14 @@ class RandomBot:
 
 
 class GreedyBot:
-    """Uniformly random among the legal moves of the largest piece that can be placed (the
-    ``greedy`` policy of :func:`blokus.selfplay`); the same moves for the same seed.
+    """The largest piece that can be placed, the best placed of them by a simple positional
+    score, and uniformly at random among equals; the same moves for the same seed.
+
+    The score (two of the features the search's priors use, see ``Features`` in the Rust
+    crate): on flat boards, the new attach cells the move opens for its colour plus
+    the usable attach cells of opponents it covers; in Blokus 3D, the columns the move newly
+    tops plus the opponents' top cubes it covers. (The ``greedy`` policy of
+    :func:`blokus.selfplay` plays the largest piece without the score.)
 
     >>> from blokus import Board
     >>> GreedyBot(seed=3).choose(Board("junior")).piece.size
@@ -201,8 +211,12 @@ class GreedyBot:
 
     def choose(self, board: Board, seconds: float | None = None) -> Move:
         _check_playing(board)
-        ids = self._largest(board)
-        return _moves_of(board.variant)[int(ids[self._rng.randrange(len(ids))])]
+        ids = [int(i) for i in self._largest(board)]
+        features = board._core.features(ids)
+        scores = (features[:, 1] + features[:, 2]).tolist()
+        best = max(scores)
+        top = [i for i, s in zip(ids, scores) if s == best]
+        return _moves_of(board.variant)[top[self._rng.randrange(len(top))]]
 
     def analyse(self, board: Board, seconds: float | None = None) -> Analysis:
         best = self.choose(board, seconds)
@@ -218,6 +232,195 @@ class GreedyBot:
         return f"GreedyBot(seed={self._seed!r})"
 
 
+class MctsBot:
+    """Monte Carlo tree search in Rust: PUCT over a tree shared by ``threads`` threads (the GIL
+    released), priors from cheap move features, values from playouts biased toward large
+    pieces, one value per player (teams and ``classic_3``'s shared colour included), and the
+    subtree of the moves played kept from one move to the next. Plays every variant.
+
+    The budget per move is ``seconds`` or ``simulations``, whichever ends first (one second if
+    neither is given); a ``seconds`` passed to :meth:`choose` (the match runner's equal time, a
+    GTP clock) takes the place of the bot's own. One thread with a seed always plays the same
+    moves; ``seed=None`` draws one.
+
+    >>> from blokus import Board
+    >>> bot = MctsBot(simulations=300, seed=1)
+    >>> a = bot.analyse(Board("duo"))
+    >>> a.best in Board("duo").legal_moves and a.moves[0].move == a.best
+    True
+    >>> sum(m.visits for m in a.moves)
+    300
+
+    **Evaluators** (what AlphaZero-style training needs): with ``evaluator=fn``, the search
+    gathers up to ``batch_size`` leaves (spread over the tree by counting the simulations under
+    way as losses) and calls ``fn(observations, masks)`` once for them, taking the GIL only for
+    the call. ``observations`` is uint8 ``(batch, colours, rows, cols)`` (``(batch, colours,
+    levels, rows, cols)`` in Blokus 3D) from each leaf's mover's point of view, as
+    :class:`blokus.rl.BatchEnv` draws them; ``masks`` is bool ``(batch, placements)``, the legal
+    moves. ``fn`` returns ``(priors, values)``: priors ``(batch, placements)`` (only the legal
+    moves' are used, normalised; all zero: alike) and values ``(batch, players)``, each
+    player's win probability, or ``None`` to have a playout value each leaf. With
+    ``evaluator_boards=True``, ``fn(observations, masks, boards)`` also gets each leaf as a
+    :class:`~blokus.Board` (slow, for tests and experiments). With evaluators the search runs on
+    one thread.
+
+    The rest of the options tune the search (see ``SearchConfig`` in the Rust crate):
+    ``exploration``, ``first_play_reduction``, ``rave_equivalence``, ``expand_after``, ``max_children``,
+    ``prior_weights`` (one weight per move feature), ``piece_weights`` (piece name -> weight in
+    the prior), ``size_bias`` and ``playout_piece_weights`` (of the playouts),
+    ``margin_weight`` and ``max_nodes``.
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seconds: float | None = None,
+        simulations: int | None = None,
+        threads: int = 1,
+        seed: int | None = None,
+        evaluator: Evaluator | None = None,
+        batch_size: int = 8,
+        evaluator_boards: bool = False,
+        **tuning: Any,
+    ) -> None:
+        if seconds is not None and not (isinstance(seconds, (int, float)) and 0 < seconds < 1e9):
+            raise ValueError(f"seconds must be a positive number, not {seconds!r}")
+        if simulations is not None and not (isinstance(simulations, int) and simulations >= 1):
+            raise ValueError(f"simulations must be a whole number >= 1, not {simulations!r}")
+        if not isinstance(threads, int) or not 1 <= threads <= 256:
+            raise ValueError(f"threads must be a whole number from 1 to 256, not {threads!r}")
+        unknown = set(tuning) - set(_TUNING)
+        if unknown:
+            raise ValueError(f"unknown option {sorted(unknown)[0]!r} (options: {', '.join(_TUNING)})")
+        if evaluator is not None and not callable(evaluator):
+            raise TypeError(f"the evaluator must be callable, not {type(evaluator).__name__}")
+        if not isinstance(batch_size, int) or not 1 <= batch_size <= 4096:
+            raise ValueError(f"batch_size must be a whole number from 1 to 4096, not {batch_size!r}")
+        self.evaluator = evaluator
+        self.batch_size = batch_size
+        self.evaluator_boards = bool(evaluator_boards)
+        self.seconds = None if seconds is None else float(seconds)
+        self.simulations = simulations
+        self.threads = threads
+        self._tuning = {k: _TUNING[k](v) for k, v in tuning.items()}
+        # Piece weights are given by piece name; the search takes them by index.
+        self._piece_tuning = {
+            k: self._tuning.pop(k) for k in ("piece_weights", "playout_piece_weights") if k in self._tuning
+        }
+        self._search: tuple[_blokus.TablesCore, _blokus.SearchCore] | None = None
+        self.seed = seed
+
+    @property
+    def seed(self) -> int | None:
+        """The seed of the search's random numbers; assigning one starts the search afresh."""
+        return self._seed
+
+    @seed.setter
+    def seed(self, seed: int | None) -> None:
+        self._seed = _valid_seed(seed)
+        self._search = None
+
+    def _core(self, board: Board) -> _blokus.SearchCore:
+        from blokus import _blokus
+
+        tables = board.variant._tables
+        if self._search is None or self._search[0] is not tables:
+            seed = self._seed if self._seed is not None else random.SystemRandom().randrange(2**63)
+            options: dict[str, object] = dict(self._tuning)
+            for key, by_name in self._piece_tuning.items():
+                unknown = set(by_name) - {p.name for p in board.variant.pieces}
+                if unknown:
+                    raise ValueError(f"{key}: no piece {sorted(unknown)[0]!r} in {board.variant.id}")
+                options[key] = [float(by_name.get(p.name, 0.0)) for p in board.variant.pieces]
+            core = _blokus.SearchCore(tables, threads=self.threads, seed=seed, options=options)
+            self._search = (tables, core)
+        return self._search[1]
+
+    def _budget(self, seconds: float | None) -> tuple[int | None, float | None]:
+        if seconds is not None:
+            if not seconds > 0:
+                raise ValueError(f"seconds must be positive, not {seconds!r}")
+            return self.simulations, float(seconds)
+        if self.seconds is None and self.simulations is None:
+            return None, 1.0
+        return self.simulations, self.seconds
+
+    def analyse(self, board: Board, seconds: float | None = None) -> Analysis:
+        _check_playing(board)
+        simulations, budget = self._budget(seconds)
+        core = self._core(board)
+        if self.evaluator is None:
+            moves, value, pv, _, _, _ = core.run(board._core, simulations, budget)
+        else:
+            evaluator = self.evaluator
+
+            def evaluate(observations: Any, masks: Any, paths: list[list[int]]) -> Any:
+                if not self.evaluator_boards:
+                    return evaluator(observations, masks)
+                boards = []
+                for path in paths:
+                    leaf = board.copy()
+                    for id in path:
+                        leaf.push(id)
+                    boards.append(leaf)
+                return evaluator(observations, masks, boards)
+
+            moves, value, pv, _, _, _ = core.run_evaluated(board._core, evaluate, self.batch_size, simulations, budget)
+        table = _moves_of(board.variant)
+        player = board.player
+        assert player is not None
+        # An untried move is shown with the position's value for its player.
+        roots = tuple(RootMove(table[i], n, v if n > 0 else value[player]) for i, n, v, _ in moves)
+        return Analysis(roots, tuple(value), tuple(table[i] for i in pv), roots[0].move)
+
+    def choose(self, board: Board, seconds: float | None = None) -> Move:
+        return self.analyse(board, seconds).best
+
+    def reset(self) -> None:
+        if self._search is not None:
+            self._search[1].clear()
+
+    def __repr__(self) -> str:
+        options = [
+            f"{k}={v!r}" for k, v in [("seconds", self.seconds), ("simulations", self.simulations)] if v is not None
+        ]
+        options += [f"threads={self.threads}", f"seed={self._seed!r}"]
+        return f"MctsBot({', '.join(options)})"
+
+
+#: The tuning options of :class:`MctsBot` and their types.
+_TUNING: dict[str, Callable[[Any], Any]] = {
+    "exploration": float,
+    "first_play_reduction": float,
+    "rave_equivalence": float,
+    "expand_after": int,
+    "max_children": int,
+    "prior_weights": lambda w: [float(x) for x in w],
+    "piece_weights": lambda w: {str(k): float(x) for k, x in dict(w).items()},
+    "playout_piece_weights": lambda w: {str(k): float(x) for k, x in dict(w).items()},
+    "size_bias": float,
+    "margin_weight": float,
+    "max_nodes": int,
+    "tournament": int,
+}
+
+
+def playout_values(board: Board, playouts: int = 64, seed: int = 0) -> tuple[float, ...]:
+    """Each player's mean value (1 for a sole win, a share of a tie, a little for the score
+    margin, as the search values games) over ``playouts`` games played on from ``board`` by the
+    search's playout policy, in Rust: a Monte Carlo estimate of the position.
+
+    >>> from blokus import Board
+    >>> values = playout_values(Board("duo"), 100)
+    >>> len(values) == 2 and abs(sum(values) - 1) < 0.01
+    True
+    """
+    if not isinstance(playouts, int) or not 0 < playouts <= 10**7:
+        raise ValueError(f"playouts must be a whole number from 1 to 10**7, not {playouts!r}")
+    return tuple(board._core.playout_values(playouts, _valid_seed(seed) or 0))
+
+
 def _valid_seed(seed: int | None) -> int | None:
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise InvalidBotSpecError(f"a seed is a whole number >= 0, not {seed!r}")
@@ -225,10 +428,8 @@ def _valid_seed(seed: int | None) -> int | None:
 
 
 #: The built-in bots by the name a spec gives them (``greedy:seed=3``).
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot}
 
-#: Bots that are announced but not built yet: name -> the class that will provide it.
-_PLANNED = {"mcts": "MctsBot"}
 
 _BUILTIN_SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?::\S*)?")
 
@@ -317,10 +518,6 @@ def from_spec(spec: str, *, timeout: float | None = 60.0) -> Bot:
     name, options = parse_spec(spec)
     factory = BOTS.get(name)
     if factory is None:
-        if name in _PLANNED:
-            raise InvalidBotSpecError(
-                f"bot {name!r} ({_PLANNED[name]}) is not available yet in this version of blokus (built in: {', '.join(BOTS)})"
-            )
         raise InvalidBotSpecError(
             f"unknown bot {name!r} (built in: {', '.join(BOTS)}; a GTP engine is 'gtp:COMMAND' or a command line)"
         )
@@ -340,10 +537,12 @@ __all__ = [
     "Analysis",
     "Bot",
     "GreedyBot",
+    "MctsBot",
     "RandomBot",
     "RootMove",
     "from_spec",
     "gtp_command",
     "is_gtp_spec",
     "parse_spec",
+    "playout_values",
 ]

@@ -33,6 +33,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
             seed=args.seed,
             threads=args.threads,
             policy=args.policy,
+            simulations=args.simulations,
             progress=lambda done, total: bar.update(done, "games"),
         )
     finally:
@@ -130,6 +131,102 @@ def _bot_spec(args: argparse.Namespace) -> str:
     return spec
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    """A person against a bot: the board after each move, moves typed as text."""
+    from blokus.bots import from_spec
+
+    v = _variant_arg(args.variant)
+    if not 0 <= args.player < v.num_players:
+        raise BlokusError(f"--player {args.player}: {v.id} has players 0 to {v.num_players - 1}")
+    bot = from_spec(_bot_spec(args))
+    board = Board(v)
+    out = sys.stdout
+    print(
+        f"blokus {v.id}: you are player {args.player}; type a move (e.g. e10,d11,e11), "
+        "'undo', 'hint', 'moves' or 'quit'",
+        file=out,
+    )
+    while not board.is_game_over():
+        print(board, file=out)
+        if board.player != args.player:
+            move = bot.choose(board)
+            print(f"{bot.name} plays {move}", file=out)
+            board.push(move)
+            continue
+        try:
+            line = input(f"{v.colors[board.turn or 0]}> ").strip()
+        except EOFError:
+            print("", file=out)
+            return 0
+        if line in ("quit", "exit"):
+            return 0
+        if line == "undo":
+            # Back to the last position where it was the person's turn.
+            while board.move_stack:
+                board.pop()
+                if board.player == args.player:
+                    break
+            continue
+        if line == "hint":
+            print(f"hint: {bot.choose(board)}", file=out)
+            continue
+        if line == "moves":
+            print(" ".join(str(m) for m in list(board.legal_moves)[:60]), file=out)
+            continue
+        try:
+            board.push(line)
+        except BlokusError as e:
+            print(f"not played: {e}", file=out)
+    print(board, file=out)
+    outcome = board.outcome()
+    assert outcome is not None
+    winners = ", ".join(str(p) for p in outcome.winners)
+    print(f"game over: {outcome.result} (winner: player {winners})", file=out)
+    return 0
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    """Annotates every move of a record's main line with the bot's view of it."""
+    from blokus import sgf
+    from blokus.bots import from_spec
+
+    game = sgf.load(args.record)
+    bot = from_spec(_bot_spec(args))
+    nodes = [node for node, _ in game.mainline_boards()]
+    bar = Progress(len(nodes), sys.stderr, sys.stderr.isatty())
+    board = game.board()
+    try:
+        for k, node in enumerate(nodes):
+            move = node.move
+            if move is not None and not board.is_game_over():
+                a = bot.analyse(board)
+                values = {m.move: m for m in a.moves}
+                played = values.get(move)
+                best = a.moves[0]
+                value = f"{played.value:.3f}" if played is not None and played.visits > 0 else "?"
+                note = (
+                    f"{bot.name}: played {move} value {value}; best {best.move} value {best.value:.3f} "
+                    f"({best.visits} visits); win chances {' '.join(f'{x:.2f}' for x in a.value)}"
+                )
+                node.comment = f"{node.comment}\n{note}" if node.comment else note
+                node.set(MOVE_VALUE, value if value != "?" else None)
+                node.set(BEST_MOVE, str(best.move))
+            board = node.board()
+            bar.update(k + 1, "nodes")
+    finally:
+        bar.close()
+    if args.output in (None, "-"):
+        sys.stdout.write(sgf.dumps(game))
+    else:
+        sgf.dump(game, args.output)
+    return 0
+
+
+#: The SGF properties `blokus analyse` writes on a move's node: the analysing bot's value of the
+#: move played (a win probability for its player), and the move it would have played.
+MOVE_VALUE, BEST_MOVE = "XV", "XB"
+
+
 def _cmd_gtp(args: argparse.Namespace) -> int:
     from blokus.bots import from_spec
     from blokus.gtp_server import serve
@@ -195,7 +292,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=10_000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=None, help="default: every core")
-    p.add_argument("--policy", choices=["uniform", "greedy"], default="uniform")
+    p.add_argument(
+        "--policy",
+        choices=["uniform", "greedy", "mcts"],
+        default="uniform",
+        help="how moves are chosen: uniformly, largest piece first, or by the MCTS bot's search",
+    )
+    p.add_argument("--simulations", type=int, default=200, help="with --policy mcts: the search's simulations per move")
     p.set_defaults(run=_cmd_selfplay)
 
     p = sub.add_parser("perft", help="count move sequences to a depth")
@@ -242,6 +345,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=None, help="the bot's time per move (bots that search)")
     p.add_argument("--threads", type=int, default=None, help="the bot's threads (bots that search)")
     p.set_defaults(run=_cmd_gtp)
+
+    def bot_options(p: argparse.ArgumentParser, default: str) -> None:
+        p.add_argument("--bot", default=default, help=f"random, greedy or mcts, with options (default {default})")
+        p.add_argument("--seed", type=int, default=None, help="the bot's random seed")
+        p.add_argument("--seconds", type=float, default=None, help="the bot's time per move (bots that search)")
+        p.add_argument("--threads", type=int, default=None, help="the bot's threads (bots that search)")
+
+    p = sub.add_parser("play", help="play a bot in the terminal: moves typed as text, the board after each")
+    p.add_argument("--variant", "--game", "-g", default="duo", help="variant id, or a .toml/.json spec file")
+    p.add_argument("--player", type=int, default=0, help="the player you are (default 0, who starts)")
+    bot_options(p, "mcts")
+    p.set_defaults(run=_cmd_play)
+
+    p = sub.add_parser(
+        "analyse",
+        help="annotate a game record's main line with a bot's values (comments, XV and XB properties)",
+    )
+    p.add_argument("record", help="a .blksgf file")
+    p.add_argument("-o", "--output", help="the .blksgf file to write (default: standard output)")
+    bot_options(p, "mcts")
+    p.set_defaults(run=_cmd_analyse)
 
     p = sub.add_parser(
         "match",

@@ -62,11 +62,13 @@ def selfplay(
     policy: str = "uniform",
     keep_moves: bool = False,
     progress: Callable[[int, int], object] | None = None,
+    simulations: int = 200,
 ) -> SelfplayResult:
     """Plays ``games`` games from the empty board inside Rust with the GIL released.
 
-    ``policy`` is ``"uniform"`` (uniformly random legal moves) or ``"greedy"`` (uniformly among
-    the moves of the largest piece). Game ``i`` depends only on ``seed`` and ``i``, so the result
+    ``policy`` is ``"uniform"`` (uniformly random legal moves), ``"greedy"`` (uniformly among
+    the moves of the largest piece) or ``"mcts"`` (the search of :class:`blokus.bots.MctsBot`
+    for every move, ``simulations`` a move, one thread per game). Game ``i`` depends only on ``seed`` and ``i``, so the result
     is the same for any ``threads`` (default: every core). A long run is played in slices of
     about a second: Ctrl-C stops it between two, and ``progress(done, games)`` is called
     after each.
@@ -79,17 +81,21 @@ def selfplay(
     n_threads = threads if threads is not None else (os.cpu_count() or 1)
     if n_threads < 1:
         raise ValueError(f"threads must be >= 1, not {n_threads}")
+    if not isinstance(simulations, int) or simulations < 1:
+        raise ValueError(f"simulations must be a whole number >= 1, not {simulations!r}")
     parts: list[_blokus.SelfplayCore] = []
     done = 0
-    size = min(games, 64 * n_threads)  # a first slice to learn the rate
+    # A first slice to learn the rate: a game a thread when every move is a search.
+    least = n_threads if policy == "mcts" else 64 * n_threads
+    size = min(games, least)
     while done < games or not parts:
         n = min(size, games - done)
-        r = _blokus.selfplay_games(v._tables, done, n, seed, n_threads, policy, keep_moves)
+        r = _blokus.selfplay_games(v._tables, done, n, seed, n_threads, policy, keep_moves, simulations)
         parts.append(r)
         done += n
         if progress is not None:
             progress(done, games)
-        size = max(64 * n_threads, int(n / max(r.seconds, 1e-9) * SLICE_SECONDS))
+        size = max(least, int(n / max(r.seconds, 1e-9) * SLICE_SECONDS))
     if len(parts) == 1:
         r = parts[0]
         return SelfplayResult(v, r.points, r.scores, r.plies, r.winners, r.seconds, r.moves)

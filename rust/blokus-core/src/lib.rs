@@ -67,6 +67,7 @@ mod position;
 pub mod reference;
 mod rng;
 mod rules;
+mod search;
 mod simulation;
 mod tables;
 #[cfg(test)]
@@ -83,9 +84,13 @@ pub use position::{CornerState, Position, StackingState};
 pub use rng::Rng;
 pub use rules::score::{result_line, rewards, scores, winners};
 pub use rules::Illegal;
+pub use search::{
+    move_features, playout_values, search_selfplay, Analysis, Budget, Evaluation, Evaluator,
+    Features, RootMove, Search, SearchConfig, NUM_FEATURES,
+};
 pub use simulation::batch::{time_replay, Batch, Buffers, Grid, Outputs, StepError};
 pub use simulation::measure::{enumerate_in_playouts, list_in_games};
-pub use simulation::playout::Playout;
+pub use simulation::playout::{Playout, PlayoutPolicy};
 pub use simulation::selfplay::{game_seed, selfplay, GameRecord, Policy};
 pub use tables::{tables, Tables};
 pub use variant::{

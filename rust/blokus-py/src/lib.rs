@@ -5,16 +5,19 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use blokus_core::{
-    builtin_ids, builtin_spec_json, enumerate_in_playouts, list_in_games, pieces_of_cells, rewards,
-    scores, selfplay, time_replay, Batch, Board, Grid, Outputs, Placement, PlayError, Policy, Rng,
-    Scoring, Setup, SetupError, SetupTurn, StepError, Tables, Variant,
+    builtin_ids, builtin_spec_json, enumerate_in_playouts, list_in_games, move_features,
+    pieces_of_cells, rewards, scores, search_selfplay, selfplay, time_replay, Analysis, Batch,
+    Board, Budget, Evaluation, Grid, Outputs, Placement, PlayError, Policy, Position, Rng, Scoring,
+    Search, SearchConfig, Setup, SetupError, SetupTurn, StepError, Tables, Variant, MAX_PIECES,
+    NUM_FEATURES,
 };
 use numpy::{
-    IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
+    IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
+    PyReadonlyArray2, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyType};
+use pyo3::types::{PyDict, PyList, PyType};
 
 /// Raises one of the exception classes of `blokus.errors`.
 fn error(py: Python<'_>, class: &str, message: String) -> PyErr {
@@ -542,6 +545,25 @@ impl BoardCore {
             color,
         ))
     }
+    /// The features of each placement of `ids` for the colour to move, as a `(len(ids),
+    /// NUM_FEATURES)` float32 array (see `blokus.bots`).
+    fn features<'py>(&self, py: Python<'py>, ids: Vec<u32>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let rows = ids.len();
+        let flat: Vec<f32> = ids
+            .into_iter()
+            .flat_map(|id| move_features(&self.board, id).vector())
+            .collect();
+        flat.into_pyarray(py).reshape([rows, NUM_FEATURES])
+    }
+    /// Each player's mean value over `playouts` games played on from here by the search's
+    /// playout policy.
+    fn playout_values(&self, py: Python<'_>, playouts: u32, seed: u64) -> Vec<f32> {
+        let board = &self.board;
+        py.detach(|| {
+            let config = SearchConfig::for_variant(board.tables().variant());
+            blokus_core::playout_values(board, playouts, seed, &config)
+        })
+    }
     /// Whether `color` has a legal placement (its turn or not).
     fn has_move(&self, color: usize) -> bool {
         self.board.has_move(color)
@@ -607,6 +629,292 @@ impl BoardCore {
                 )
             }
         }
+    }
+}
+
+/// `(placement, visits, value, prior)` of a root move.
+type RootMoveInfo = (u32, u32, f32, f32);
+
+/// The search's analysis: root moves, value per player, principal variation, simulations,
+/// seconds, nodes.
+type AnalysisInfo = (Vec<RootMoveInfo>, Vec<f32>, Vec<u32>, u64, f64, usize);
+
+/// A Monte Carlo tree search of one variant, keeping its tree from move to move.
+#[pyclass(module = "blokus._blokus")]
+struct SearchCore {
+    search: Search,
+}
+
+#[pymethods]
+impl SearchCore {
+    /// A search with `threads` threads and `seed`; `options` sets other fields of the core's
+    /// `SearchConfig` by name (`exploration`, `prior_weights`, `size_bias`, ...).
+    #[new]
+    #[pyo3(signature = (tables, threads=1, seed=0, options=None))]
+    fn new(
+        tables: &TablesCore,
+        threads: usize,
+        seed: u64,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<SearchCore> {
+        let mut config = SearchConfig {
+            threads: threads.max(1),
+            seed,
+            ..SearchConfig::for_variant(tables.t.variant())
+        };
+        if let Some(options) = options {
+            for (key, value) in options.iter() {
+                let key: String = key.extract()?;
+                set_search_option(&mut config, &key, &value)?;
+            }
+        }
+        Ok(SearchCore {
+            search: Search::new(Arc::clone(&tables.t), config),
+        })
+    }
+
+    /// Forgets the tree (a new game).
+    fn clear(&mut self) {
+        self.search.clear();
+    }
+
+    /// `run` with `evaluator(observations, masks) -> (priors, values or None)` giving the
+    /// leaves' priors (and values), called on batches of up to `batch_size` leaves with the GIL
+    /// taken only for the call.
+    #[pyo3(signature = (board, evaluator, batch_size=8, simulations=None, seconds=None))]
+    fn run_evaluated(
+        &mut self,
+        py: Python<'_>,
+        board: &BoardCore,
+        evaluator: Py<PyAny>,
+        batch_size: usize,
+        simulations: Option<u64>,
+        seconds: Option<f64>,
+    ) -> PyResult<AnalysisInfo> {
+        if !Arc::ptr_eq(board.board.tables(), &self.search_tables()) {
+            return Err(error(
+                py,
+                "BlokusError",
+                "the board is of another variant than the search".to_string(),
+            ));
+        }
+        let budget = Budget {
+            simulations,
+            seconds,
+        };
+        let t = self.search_tables();
+        let search = &mut self.search;
+        let mut failed = None;
+        let analysis = py.detach(|| {
+            search.set_board(&board.board);
+            search.run_evaluated(budget, batch_size.max(1), &mut |positions, ways| {
+                Python::attach(|py| {
+                    let outcome = py.check_signals().and_then(|()| {
+                        call_evaluator(py, &t, evaluator.bind(py), positions, ways.to_vec())
+                    });
+                    match outcome {
+                        Ok(e) => Some(e),
+                        Err(e) => {
+                            failed = Some(e);
+                            None
+                        }
+                    }
+                })
+            })
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        Ok(analysis_info(&analysis))
+    }
+
+    /// Searches from `board`'s position (keeping the subtree of the moves played since the
+    /// last search) for `simulations` or `seconds`, whichever ends first, with the GIL
+    /// released; Ctrl-C stops it with `KeyboardInterrupt`.
+    #[pyo3(signature = (board, simulations=None, seconds=None))]
+    fn run(
+        &mut self,
+        py: Python<'_>,
+        board: &BoardCore,
+        simulations: Option<u64>,
+        seconds: Option<f64>,
+    ) -> PyResult<AnalysisInfo> {
+        if !Arc::ptr_eq(board.board.tables(), &self.search_tables()) {
+            return Err(error(
+                py,
+                "BlokusError",
+                "the board is of another variant than the search".to_string(),
+            ));
+        }
+        let budget = Budget {
+            simulations,
+            seconds,
+        };
+        let search = &mut self.search;
+        let mut interrupted = None;
+        let analysis = py.detach(|| {
+            search.set_board(&board.board);
+            search.run(
+                budget,
+                &mut || match Python::attach(|py| py.check_signals()) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        interrupted = Some(e);
+                        false
+                    }
+                },
+            )
+        });
+        if let Some(e) = interrupted {
+            return Err(e);
+        }
+        Ok(analysis_info(&analysis))
+    }
+}
+
+/// Sets the field `key` of a search configuration from a Python value.
+fn set_search_option(
+    config: &mut SearchConfig,
+    key: &str,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let number = || -> PyResult<f32> { value.extract::<f32>() };
+    let count = || -> PyResult<usize> { value.extract::<usize>() };
+    match key {
+        "exploration" => config.exploration = number()?,
+        "first_play_reduction" => config.first_play_reduction = number()?,
+        "rave_equivalence" => config.rave_equivalence = number()?,
+        "expand_after" => config.expand_after = value.extract()?,
+        "max_children" => config.max_children = count()?,
+        "size_bias" => config.playout.size_bias = number()?,
+        "margin_weight" => config.margin_weight = number()?,
+        "max_nodes" => config.max_nodes = count()?,
+        "tournament" => config.playout.tournament = value.extract()?,
+        "prior_weights" => {
+            let w: Vec<f32> = value.extract()?;
+            config.prior_weights = w.try_into().map_err(|w: Vec<f32>| {
+                PyValueError::new_err(format!(
+                    "prior_weights: {} numbers for {NUM_FEATURES} features",
+                    w.len()
+                ))
+            })?;
+        }
+        "piece_weights" | "playout_piece_weights" => {
+            let w: Vec<f32> = value.extract()?;
+            if w.len() > MAX_PIECES {
+                return Err(PyValueError::new_err(format!(
+                    "{key}: {} numbers, a variant has at most {MAX_PIECES} pieces",
+                    w.len()
+                )));
+            }
+            let target = if key == "piece_weights" {
+                &mut config.piece_weights
+            } else {
+                &mut config.playout.piece_weights
+            };
+            *target = [0.0; MAX_PIECES];
+            target[..w.len()].copy_from_slice(&w);
+        }
+        other => return Err(PyValueError::new_err(format!("no search option {other:?}"))),
+    }
+    Ok(())
+}
+
+/// The analysis as Python receives it.
+fn analysis_info(analysis: &Analysis) -> AnalysisInfo {
+    let moves = analysis
+        .moves
+        .iter()
+        .map(|m| (m.id, m.visits, m.value, m.prior))
+        .collect();
+    (
+        moves,
+        analysis.value.clone(),
+        analysis.pv.clone(),
+        analysis.simulations,
+        analysis.seconds,
+        analysis.nodes,
+    )
+}
+
+/// Calls a Python evaluator on leaf positions: observations `(k, colours, [layers,] rows,
+/// cols)` uint8 from each mover's point of view and legal masks `(k, placements)` bool in,
+/// priors `(k, placements)` and values `(k, players)` (or `None`) out.
+fn call_evaluator(
+    py: Python<'_>,
+    t: &Tables,
+    evaluator: &Bound<'_, PyAny>,
+    positions: &[Position],
+    paths: Vec<Vec<u32>>,
+) -> PyResult<Vec<Evaluation>> {
+    let v = t.variant();
+    let grid = Grid::new(v);
+    let (k, nc, na, np_) = (
+        positions.len(),
+        v.num_colors(),
+        t.num_placements(),
+        v.num_players(),
+    );
+    let mut obs = vec![0u8; k * nc * grid.size()];
+    let mut masks = vec![false; k * na];
+    let board_size = nc * grid.size();
+    for (g, pos) in positions.iter().enumerate() {
+        let mover = pos.turn().unwrap_or(0);
+        grid.observe(
+            pos,
+            nc,
+            mover,
+            &mut obs[g * board_size..(g + 1) * board_size],
+        );
+        for id in t.legal_moves(pos) {
+            masks[g * na + id as usize] = true;
+        }
+    }
+    let mut shape = vec![k, nc];
+    if grid.shape[0] > 1 {
+        shape.push(grid.shape[0]);
+    }
+    shape.extend_from_slice(&grid.shape[1..]);
+    let obs = obs.into_pyarray(py).reshape(shape)?;
+    let masks = masks.into_pyarray(py).reshape([k, na])?;
+    let result = evaluator.call1((obs, masks, paths))?;
+    let bad = |what: String| error(py, "BlokusError", format!("the evaluator's result: {what}"));
+    let (priors, values): (Bound<'_, PyAny>, Bound<'_, PyAny>) = result
+        .extract()
+        .map_err(|_| bad("expected a pair (priors, values)".into()))?;
+    let numpy = py.import("numpy")?;
+    let as_floats =
+        |x: &Bound<'_, PyAny>, rows: usize, cols: usize, name: &str| -> PyResult<Vec<f32>> {
+            let array = numpy.call_method1("ascontiguousarray", (x, "float32"))?;
+            let array = array
+                .cast_into::<PyArray2<f32>>()
+                .map_err(|_| bad(format!("{name} must be a 2-d array of numbers")))?;
+            let shape = array.shape().to_vec();
+            if shape != [rows, cols] {
+                return Err(bad(format!(
+                    "{name} has shape {shape:?}, expected ({rows}, {cols})"
+                )));
+            }
+            let array = array.readonly();
+            Ok(array.as_slice()?.to_vec())
+        };
+    let priors = as_floats(&priors, k, na, "priors")?;
+    let values = if values.is_none() {
+        None
+    } else {
+        Some(as_floats(&values, k, np_, "values")?)
+    };
+    Ok((0..k)
+        .map(|g| Evaluation {
+            priors: priors[g * na..(g + 1) * na].to_vec(),
+            values: values.as_ref().map(|v| v[g * np_..(g + 1) * np_].to_vec()),
+        })
+        .collect())
+}
+
+impl SearchCore {
+    fn search_tables(&self) -> Arc<Tables> {
+        self.search.tables()
     }
 }
 
@@ -761,7 +1069,7 @@ struct SelfplayCore {
 // The arguments of blokus.selfplay, one for one.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (tables, first, games, seed, threads, policy, keep_moves))]
+#[pyo3(signature = (tables, first, games, seed, threads, policy, keep_moves, simulations=200))]
 fn selfplay_games(
     py: Python<'_>,
     tables: &TablesCore,
@@ -771,15 +1079,17 @@ fn selfplay_games(
     threads: usize,
     policy: &str,
     keep_moves: bool,
+    simulations: u64,
 ) -> PyResult<SelfplayCore> {
     let policy = match policy {
-        "uniform" => Policy::Uniform,
-        "greedy" => Policy::Greedy,
+        "uniform" => Some(Policy::Uniform),
+        "greedy" => Some(Policy::Greedy),
+        "mcts" => None,
         other => {
             return Err(error(
                 py,
                 "BlokusError",
-                format!("policy must be 'uniform' or 'greedy', not {other:?}"),
+                format!("policy must be 'uniform', 'greedy' or 'mcts', not {other:?}"),
             ))
         }
     };
@@ -787,7 +1097,18 @@ fn selfplay_games(
     let (records, seconds) = py.detach(|| {
         let start = Instant::now();
         let range = first..first.saturating_add(games as u64);
-        let r = selfplay(&t, range, seed, threads, policy, keep_moves);
+        let r = match policy {
+            Some(policy) => selfplay(&t, range, seed, threads, policy, keep_moves),
+            None => search_selfplay(
+                &t,
+                range,
+                seed,
+                threads,
+                SearchConfig::for_variant(t.variant()),
+                simulations,
+                keep_moves,
+            ),
+        };
         (r, start.elapsed().as_secs_f64())
     });
     let v = t.variant();
@@ -886,6 +1207,7 @@ fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BoardCore>()?;
     m.add_class::<SelfplayCore>()?;
     m.add_class::<BatchCore>()?;
+    m.add_class::<SearchCore>()?;
     m.add_function(wrap_pyfunction!(selfplay_games, m)?)?;
     m.add_function(wrap_pyfunction!(list_moves, m)?)?;
     m.add_function(wrap_pyfunction!(enumerate_moves, m)?)?;

@@ -134,3 +134,11 @@ impl Position {
         Some(total)
     }
 }
+
+impl Tables {
+    /// The legal placements of the colour to move in `pos`, a position of this variant (from a
+    /// [`crate::Board`] of these tables, or a search's leaf).
+    pub fn legal_moves(&self, pos: &Position) -> Vec<u32> {
+        pos.legal_moves(self)
+    }
+}

@@ -15,7 +15,7 @@ use crate::rng::Rng;
 use crate::rules::corner;
 use crate::rules::turn::next_turn;
 use crate::tables::Tables;
-use crate::variant::MAX_COLORS;
+use crate::variant::{MAX_COLORS, MAX_PIECES};
 
 /// A corner-rule game played forward only, as fast as possible. For every colour and every
 /// attach cell it can still use, a cache holds slots (in the cell's corner-directed layout,
@@ -58,9 +58,14 @@ pub(crate) struct Engine<'t, const W: usize> {
     scratch: Vec<(u16, u32)>,
     first_scratch: Vec<(u16, Slice)>,
     /// The empty board, and its legal moves in the order the sampler counts them (every game
-    /// starts there: the first move is drawn from the list, the same draw).
+    /// from the start begins there: the first move is drawn from the list, the same draw).
     start: (Common, CornerState),
     opening: Vec<u32>,
+    /// Whether the game is at `start` (not at another position it was set to).
+    at_start: bool,
+    bias: SizeBias,
+    tournament: u8,
+    tournament_weights: [f32; 3],
 }
 
 impl<'t, const W: usize> Engine<'t, W> {
@@ -109,6 +114,10 @@ impl<'t, const W: usize> Engine<'t, W> {
             first_scratch: Vec::with_capacity(64),
             start: (start.common, corner),
             opening,
+            at_start: true,
+            bias: SizeBias::new(t, PlayoutPolicy::UNIFORM),
+            tournament: 1,
+            tournament_weights: [0.0; 3],
         };
         e.reset();
         e
@@ -122,6 +131,44 @@ impl<'t, const W: usize> Engine<'t, W> {
         self.avail = [self.all_pieces; MAX_COLORS];
         self.history.clear();
         self.history.extend_from_slice(&self.corner.forbidden);
+        self.at_start = true;
+    }
+
+    /// The game at `pos` (a position of the variant, reached by play or setup): each colour's
+    /// usable attach cells start with the placements that fit there with the pieces it has,
+    /// to be cleared lazily as in play (from the start of the history, when nothing was
+    /// forbidden, so the first clearing looks at every forbidden cell).
+    fn set_position(&mut self, pos: &Position) {
+        let RuleState::Corner(corner) = pos.rules else {
+            unreachable!("a corner engine plays corner positions")
+        };
+        (self.common, self.corner) = (pos.common, corner);
+        self.live = [Bits::EMPTY; MAX_COLORS];
+        self.history.clear();
+        self.history.extend_from_slice(&[Bits::EMPTY; MAX_COLORS]);
+        self.at_start = false;
+        for c in 0..self.t.variant.num_colors() {
+            self.avail[c] = self.ds.available(self.common.available[c]);
+            if self.common.placed[c] > 0 {
+                let usable = self.corner.attach[c] & !self.corner.forbidden[c];
+                self.add_cells(c, &usable);
+            }
+        }
+    }
+
+    fn snapshot(&self) -> Position {
+        Position {
+            common: self.common,
+            rules: RuleState::Corner(self.corner),
+        }
+    }
+
+    fn finish(&mut self, rng: &mut Rng, moves: &mut Vec<(u32, u8)>) -> Vec<i32> {
+        while let Some(pick) = self.choose(rng) {
+            moves.push((self.id_of(&pick), self.common.to_move));
+            self.play_pick(pick);
+        }
+        corner::points(&self.t.variant, &self.common, self.t.variant.scoring)
     }
 
     fn play_out(&mut self, rng: &mut Rng, mut moves: Option<&mut Vec<u32>>) -> Vec<i32> {
@@ -258,6 +305,55 @@ impl<'t, const W: usize> Engine<'t, W> {
         u64::from(lost)
     }
 
+    /// The move to play: [`Engine::pick`]'s, or with a tournament the best of several.
+    #[inline]
+    fn choose(&mut self, rng: &mut Rng) -> Option<Pick> {
+        let first = self.pick(rng)?;
+        if self.tournament <= 1 {
+            return Some(first);
+        }
+        let c = usize::from(self.common.to_move);
+        let mut theirs = Bits::EMPTY;
+        let v = &self.t.variant;
+        let me = v.player_of(c, usize::from(self.common.placed[c]));
+        for d in (0..v.num_colors()).filter(|&d| d != c && !v.players[me].contains(&d)) {
+            theirs |= self.corner.attach[d] & !self.corner.forbidden[d];
+        }
+        let own = self.corner.attach[c] & !self.corner.forbidden[c];
+        let (mut best, mut best_score) = (first, self.score(&first, &theirs, &own));
+        for _ in 1..self.tournament {
+            let Some(other) = self.pick(rng) else { break };
+            let score = self.score(&other, &theirs, &own);
+            if score > best_score {
+                (best, best_score) = (other, score);
+            }
+        }
+        Some(best)
+    }
+
+    /// A tournament's score of a move: its piece's weight and what its cells do to the
+    /// colours' attach cells.
+    #[inline]
+    fn score(&self, pick: &Pick, theirs: &Bits, own: &Bits) -> f32 {
+        let fp = match pick {
+            Pick::Derived {
+                piece, len, cells, ..
+            } => Footprint {
+                piece: usize::from(*piece),
+                cells: &cells[..usize::from(*len)],
+            },
+            Pick::Id(id) => self.t.placements.footprint(*id),
+        };
+        let masks = self.t.placements.footprints.masks(&fp);
+        let c = usize::from(self.common.to_move);
+        let fresh = masks.corners & !self.corner.forbidden[c] & !self.corner.attach[c];
+        let w = &self.tournament_weights;
+        self.bias.weight_of(fp.piece)
+            + w[0] * fresh.count() as f32
+            + w[1] * (masks.cells & *theirs).count() as f32
+            + w[2] * (masks.edges & *own).count() as f32
+    }
+
     /// Number of moves since the start.
     #[inline]
     fn moves_played(&self) -> usize {
@@ -267,6 +363,7 @@ impl<'t, const W: usize> Engine<'t, W> {
     /// Plays a chosen move, with the cells [`Engine::pick`] derived if it drew it (no record
     /// read).
     fn play_pick(&mut self, pick: Pick) {
+        self.at_start = false;
         let fp = match &pick {
             Pick::Derived {
                 piece, len, cells, ..
@@ -415,15 +512,24 @@ impl<'t, const W: usize> Engine<'t, W> {
             return None;
         }
         let c = c as usize;
-        if self.moves_played() == 0 {
-            let k = rng.below(self.opening.len() as u64) as usize;
-            return Some(Pick::Id(self.opening[k]));
+        let largest = self.bias.largest(self.common.available[c]);
+        if self.at_start {
+            loop {
+                let id = self.opening[rng.below(self.opening.len() as u64) as usize];
+                if self.bias.accepts(rng, self.t.get(id).piece(), largest) {
+                    return Some(Pick::Id(id));
+                }
+            }
         }
         if self.common.placed[c] == 0 {
-            return self
-                .g
-                .sample(&self.common, &self.corner, c, rng, &mut self.first_scratch)
-                .map(Pick::Id);
+            loop {
+                let id =
+                    self.g
+                        .sample(&self.common, &self.corner, c, rng, &mut self.first_scratch)?;
+                if self.bias.accepts(rng, self.t.get(id).piece(), largest) {
+                    return Some(Pick::Id(id));
+                }
+            }
         }
         self.scratch.clear();
         let mut total = 0u64;
@@ -485,7 +591,7 @@ impl<'t, const W: usize> Engine<'t, W> {
                 .iter()
                 .filter(|&&x| live.contains(usize::from(x)))
                 .count() as u64;
-            if through <= 1 || rng.below(through) == 0 {
+            if (through <= 1 || rng.below(through) == 0) && self.bias.accepts(rng, piece, largest) {
                 return Some(Pick::Derived {
                     a,
                     slot,
@@ -495,6 +601,102 @@ impl<'t, const W: usize> Engine<'t, W> {
                 });
             }
         }
+    }
+}
+
+/// How a playout chooses among the legal moves: uniformly, or with a weight per piece (large
+/// pieces, and awkward ones, early is how good players play, and it makes random games much
+/// better estimates of who is ahead).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayoutPolicy {
+    /// A legal move is taken with weight `2^(size_bias * size) * exp(piece_weights[piece])`
+    /// (relative to the heaviest piece the colour has in hand; all zero: uniform).
+    pub size_bias: f32,
+    /// Natural-log weight of each piece (by its index in the variant's set).
+    pub piece_weights: [f32; MAX_PIECES],
+    /// Flat boards: each move is the best by `tournament_weights` of this many legal moves
+    /// drawn by the weights above (1: the move drawn).
+    pub tournament: u8,
+    /// Weights of the new attach cells a move opens, of the other players' attach cells it
+    /// covers, and of its own attach cells it spoils, in a tournament.
+    pub tournament_weights: [f32; 3],
+}
+
+impl PlayoutPolicy {
+    /// Every legal move equally likely.
+    pub const UNIFORM: PlayoutPolicy = PlayoutPolicy {
+        size_bias: 0.0,
+        piece_weights: [0.0; MAX_PIECES],
+        tournament: 1,
+        tournament_weights: [0.0; 3],
+    };
+}
+
+/// Steps of a log-weight per unit (weights are kept in eighths).
+const STEPS: f64 = 8.0;
+
+/// A [`PlayoutPolicy`] as an acceptance test: a legal move drawn uniformly is kept with its
+/// weight, relative to the heaviest piece in hand, as probability (draws are cheap), which
+/// makes the moves kept follow the weights.
+#[derive(Clone, Debug)]
+pub(crate) struct SizeBias {
+    biased: bool,
+    /// Log-weight of each piece, in eighths.
+    weight: [i32; MAX_PIECES],
+    /// Per difference of log-weights (in eighths), the weight as a threshold on 32 random bits.
+    accept: Vec<u64>,
+}
+
+impl SizeBias {
+    pub(crate) fn new(t: &Tables, policy: PlayoutPolicy) -> SizeBias {
+        let mut weight = [0i32; MAX_PIECES];
+        for (p, piece) in t.variant.pieces.iter().enumerate() {
+            let w = f64::from(policy.size_bias) * std::f64::consts::LN_2 * piece.cells.len() as f64
+                + f64::from(policy.piece_weights[p]);
+            weight[p] = (w * STEPS).round() as i32;
+        }
+        let accept = (0..=255)
+            .map(|d| ((-f64::from(d) / STEPS).exp() * f64::from(u32::MAX)).round() as u64)
+            .collect();
+        SizeBias {
+            biased: weight[..t.variant.pieces.len()]
+                .iter()
+                .any(|&w| w != weight[0]),
+            weight,
+            accept,
+        }
+    }
+
+    /// The natural-log weight of `piece`.
+    #[inline]
+    pub(crate) fn weight_of(&self, piece: usize) -> f32 {
+        self.weight[piece] as f32 / STEPS as f32
+    }
+
+    /// The log-weight of the heaviest piece among `available` (bit p for piece p).
+    #[inline]
+    pub(crate) fn largest(&self, available: u32) -> i32 {
+        if !self.biased {
+            return 0;
+        }
+        let mut most = i32::MIN;
+        let mut rest = available;
+        while rest != 0 {
+            most = most.max(self.weight[rest.trailing_zeros() as usize]);
+            rest &= rest - 1;
+        }
+        most
+    }
+
+    /// Whether a legal move of `piece` is kept when the heaviest piece in hand weighs
+    /// `largest` (always, and without drawing, when the policy is uniform).
+    #[inline]
+    pub(crate) fn accepts(&self, rng: &mut Rng, piece: usize, largest: i32) -> bool {
+        if !self.biased {
+            return true;
+        }
+        let d = (largest - self.weight[piece]).clamp(0, 255) as usize;
+        rng.next_u64() >> 32 < self.accept[d]
     }
 }
 
@@ -564,6 +766,46 @@ impl<'t> Playout<'t> {
         each_game!(&mut self.0, e => e.play_out(rng, moves))
     }
 
+    /// A playout with a policy other than uniform.
+    pub fn with_policy(t: &'t Tables, policy: PlayoutPolicy) -> Playout<'t> {
+        let mut game = Playout::new(t);
+        let bias = SizeBias::new(t, policy);
+        each_game!(&mut game.0, e => e.bias = bias.clone());
+        if let Game::W1(e) = &mut game.0 {
+            (e.tournament, e.tournament_weights) = (policy.tournament, policy.tournament_weights);
+        }
+        if let Game::W2(e) = &mut game.0 {
+            (e.tournament, e.tournament_weights) = (policy.tournament, policy.tournament_weights);
+        }
+        if let Game::W4(e) = &mut game.0 {
+            (e.tournament, e.tournament_weights) = (policy.tournament, policy.tournament_weights);
+        }
+        game
+    }
+
+    /// The game at `pos`, a position of the variant (from here, [`Playout::finish`] plays on).
+    pub(crate) fn set_position(&mut self, pos: &Position) {
+        each_game!(&mut self.0, e => e.set_position(pos))
+    }
+
+    /// Plays the game on from where it is to the end by the playout's policy, appending each
+    /// move (placement, colour) to `moves`; returns the points per colour in the variant's
+    /// scoring.
+    pub(crate) fn finish(&mut self, rng: &mut Rng, moves: &mut Vec<(u32, u8)>) -> Vec<i32> {
+        each_game!(&mut self.0, e => e.finish(rng, moves))
+    }
+
+    /// The colour to move, `None` at the end.
+    pub(crate) fn turn(&self) -> Option<usize> {
+        let c = each_game!(&self.0, e => e.common().to_move);
+        (c != NO_COLOR).then_some(usize::from(c))
+    }
+
+    /// The position (a copy).
+    pub(crate) fn snapshot(&self) -> Position {
+        each_game!(&self.0, e => e.snapshot())
+    }
+
     /// Number of placements made so far.
     pub fn plies(&self) -> u32 {
         each_game!(&self.0, e => e.common().plies())
@@ -616,6 +858,7 @@ pub(crate) struct Plain<'t> {
     start: Position,
     pos: Position,
     scratch: Scratch,
+    bias: SizeBias,
     /// Bit `c` set for the colours found without a move since the last placement.
     without_move: u32,
 }
@@ -628,8 +871,30 @@ impl<'t> Plain<'t> {
             start,
             pos: start,
             scratch: Scratch::default(),
+            bias: SizeBias::new(t, PlayoutPolicy::UNIFORM),
             without_move: 0,
         }
+    }
+
+    fn snapshot(&self) -> Position {
+        self.pos
+    }
+
+    fn set_position(&mut self, pos: &Position) {
+        self.pos = *pos;
+        self.without_move = 0;
+    }
+
+    fn finish(&mut self, rng: &mut Rng, moves: &mut Vec<(u32, u8)>) -> Vec<i32> {
+        while !self.pos.is_game_over() {
+            let chosen = self.sample(rng);
+            if let Some(id) = chosen {
+                moves.push((id, self.pos.common.to_move));
+            }
+            self.advance(chosen);
+        }
+        let t = self.t;
+        t.rules.points(&t.variant, &self.pos, t.variant.scoring)
     }
 
     fn common(&self) -> &Common {
@@ -660,7 +925,14 @@ impl<'t> Plain<'t> {
     }
 
     fn sample(&mut self, rng: &mut Rng) -> Option<u32> {
-        self.pos.sample_move(self.t, rng, &mut self.scratch)
+        let c = self.pos.turn()?;
+        let largest = self.bias.largest(self.pos.common.available[c]);
+        loop {
+            let id = self.pos.sample_move(self.t, rng, &mut self.scratch)?;
+            if self.bias.accepts(rng, self.t.get(id).piece(), largest) {
+                return Some(id);
+            }
+        }
     }
 
     /// Plays `id` and passes the turn exactly (to a colour that has a move), as a game driven

@@ -55,31 +55,48 @@ pub fn selfplay(
     policy: Policy,
     keep_moves: bool,
 ) -> Vec<GameRecord> {
+    play_games(range, seed, threads, &|| {
+        // One playout per thread, reused from game to game.
+        let mut game = Playout::new(t);
+        let mut greedy = Greedy::default();
+        Box::new(move |rng: &mut Rng| {
+            let mut moves = Vec::new();
+            let kept = keep_moves.then_some(&mut moves);
+            let (points, plies) = match policy {
+                Policy::Uniform => (game.play_out(rng, kept), game.plies()),
+                Policy::Greedy => greedy.play_out(t, rng, kept),
+            };
+            GameRecord {
+                moves,
+                plies,
+                points,
+            }
+        })
+    })
+}
+
+/// A game player of one thread: plays a whole game with the random numbers it is given.
+pub(crate) type PlayGame<'a> = Box<dyn FnMut(&mut Rng) -> GameRecord + 'a>;
+
+/// Plays the games numbered `range` on `threads` threads, each thread with its own player made
+/// by `player`; game `i` is played with the random numbers of [`game_seed`]`(seed, i)`.
+pub(crate) fn play_games<'t>(
+    range: std::ops::Range<u64>,
+    seed: u64,
+    threads: usize,
+    player: &(dyn Fn() -> PlayGame<'t> + Sync),
+) -> Vec<GameRecord> {
     let (first, games) = (range.start, range.end.saturating_sub(range.start) as usize);
     let threads = threads.clamp(1, games.max(1));
     let mut records: Vec<Option<GameRecord>> = vec![None; games];
     let chunk = games.div_ceil(threads).max(1);
     std::thread::scope(|s| {
         for (k, slot) in records.chunks_mut(chunk).enumerate() {
-            let t = Arc::clone(t);
             s.spawn(move || {
-                // One playout per thread, reused from game to game.
-                let mut game = Playout::new(&t);
-                let mut greedy = Greedy::default();
+                let mut play = player();
                 for (j, r) in slot.iter_mut().enumerate() {
                     let i = first + (k * chunk + j) as u64;
-                    let mut rng = Rng::new(game_seed(seed, i));
-                    let mut moves = Vec::new();
-                    let kept = keep_moves.then_some(&mut moves);
-                    let (points, plies) = match policy {
-                        Policy::Uniform => (game.play_out(&mut rng, kept), game.plies()),
-                        Policy::Greedy => greedy.play_out(&t, &mut rng, kept),
-                    };
-                    *r = Some(GameRecord {
-                        moves,
-                        plies,
-                        points,
-                    });
+                    *r = Some(play(&mut Rng::new(game_seed(seed, i))));
                 }
             });
         }

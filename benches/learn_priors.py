@@ -1,0 +1,120 @@
+"""Learns the weights of the search's move priors from its own searches.
+
+The prior of a move is ``exp(weights . features)`` normalised over the legal moves (``Features``
+in the Rust crate). A long search spreads its visits over the moves it finds worth trying; this
+script plays games with such searches (their first moves at random among the best, for variety),
+records the features of every legal move and the visits the search gave each, and fits the
+weights that make the prior closest to the visit distribution (cross-entropy, plain gradient
+descent with a little L2). The weights it prints go into ``default_prior_weights`` in
+``rust/blokus-core/src/search/mod.rs``; a second round from the new weights refines them.
+
+    python benches/learn_priors.py duo --games 40 --simulations 3000
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+import numpy.typing as npt
+
+import blokus
+from blokus.bots import MctsBot
+
+
+def record(
+    variant: str,
+    games: int,
+    simulations: int,
+    seed: int,
+    weights: list[float] | None,
+    pieces: dict[str, float] | None,
+) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float64]]]:
+    """(features of every legal move and its piece, visit share of each) at every position of
+    the games."""
+    rng = random.Random(seed)
+    samples = []
+    tuning: dict[str, object] = {}
+    if weights is not None:
+        tuning["prior_weights"] = weights
+    if pieces is not None:
+        tuning["piece_weights"] = pieces
+    v = blokus.Variant(variant)
+    piece_of = np.array([m.piece.index for m in (blokus.Move(v, i) for i in range(v.num_placements))])
+    for g in range(games):
+        bot = MctsBot(simulations=simulations, seed=seed * 1000 + g, **tuning)  # type: ignore[arg-type]
+        board = blokus.Board(variant)
+        while not board.is_game_over():
+            a = bot.analyse(board)
+            ids = board.legal_moves.ids()
+            visits = {m.move.id: m.visits for m in a.moves}
+            target = np.array([visits.get(int(i), 0) for i in ids], dtype=np.float64)
+            if len(ids) > 1 and target.sum() > 0:
+                features = board._core.features(ids.tolist())
+                # One column per piece, for its weight.
+                pieces = np.zeros((len(ids), len(board.variant.pieces)), dtype=np.float32)
+                pieces[np.arange(len(ids)), piece_of[ids]] = 1.0
+                samples.append((np.hstack([features, pieces]), target / target.sum()))
+            # Early on, a move drawn among the well visited ones, so that games differ.
+            if board.ply < 2 * board.variant.num_colors:
+                top = [m for m in a.moves if m.visits >= a.moves[0].visits / 4]
+                board.push(rng.choice(top).move)
+            else:
+                board.push(a.best)
+        print(f"  game {g + 1}/{games}: {board.ply} moves, {len(samples)} positions", flush=True)
+    return samples
+
+
+def fit(
+    samples: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float64]]], steps: int = 2000
+) -> npt.NDArray[np.float64]:
+    """The weights minimising the cross-entropy of the softmax prior to the visit shares."""
+    x = np.concatenate([f for f, _ in samples]).astype(np.float64)
+    target = np.concatenate([t for _, t in samples])
+    starts = np.cumsum([0] + [len(t) for _, t in samples[:-1]])
+    which = np.repeat(np.arange(len(samples)), [len(t) for _, t in samples])
+    n, k = len(samples), x.shape[1]
+    w = np.zeros(k)
+    m, v = np.zeros(k), np.zeros(k)
+    lr, b1, b2, l2 = 0.05, 0.9, 0.999, 1e-3
+    for step in range(1, steps + 1):
+        logits = x @ w
+        logits -= np.maximum.reduceat(logits, starts)[which]
+        e = np.exp(logits)
+        p = e / np.add.reduceat(e, starts)[which]
+        grad = x.T @ (p - target) / n + l2 * w
+        m = b1 * m + (1 - b1) * grad
+        v = b2 * v + (1 - b2) * grad * grad
+        w -= lr * (m / (1 - b1**step)) / (np.sqrt(v / (1 - b2**step)) + 1e-8)
+        if step % 500 == 0:
+            loss = -float(target @ np.log(p + 1e-12)) / n
+            print(f"  step {step}: cross-entropy {loss:.4f}", flush=True)
+    return w
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("variant")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--simulations", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--weights", type=float, nargs="*", help="the search's prior weights while recording")
+    parser.add_argument("--piece-weights", default=None, help="and its piece weights, as name=weight,...")
+    args = parser.parse_args()
+    start = time.time()
+    pieces = None
+    if args.piece_weights:
+        pieces = {k: float(x) for k, x in (item.split("=") for item in args.piece_weights.split(","))}
+    samples = record(args.variant, args.games, args.simulations, args.seed, args.weights, pieces)
+    print(f"{len(samples)} positions in {time.time() - start:.0f} s; fitting", flush=True)
+    w = fit(samples)
+    k = len(w) - len(blokus.Variant(args.variant).pieces)
+    print(f"{args.variant}: prior_weights = [{', '.join(f'{x:.3f}' for x in w[:k])}]")
+    names = [p.name for p in blokus.Variant(args.variant).pieces]
+    print(f"{args.variant}: piece_weights = {{{', '.join(f'{n!r}: {x:.3f}' for n, x in zip(names, w[k:]))}}}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+//! Cheap features of a move, for the search's priors and the greedy bot's tie-break: what a
+//! piece going down gains now and later, computed from its cells and the position's sub-state in
+//! a few word operations.
+
+use crate::bits::Bits;
+use crate::geometry::Geometry;
+use crate::position::{Position, RuleState};
+use crate::tables::Tables;
+
+/// Number of features of a move.
+pub const NUM_FEATURES: usize = 7;
+
+/// What a move does, in numbers (see each field); [`Features::vector`] lists them in this order.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Features {
+    /// The piece (its index in the variant's set; its weight is the search's
+    /// [`crate::SearchConfig::piece_weights`], not one of the vector's).
+    pub piece: usize,
+    /// Cells (cubes) of the piece.
+    pub size: f32,
+    /// Flat boards: new attach cells the move opens for its colour (corner-only neighbours that
+    /// are free, not already attach cells, and not beside its own cells). Blokus 3D: columns
+    /// the move newly tops (its columns whose top cube was not its colour's).
+    pub gain: f32,
+    /// Flat boards: usable attach cells of other players' colours the move covers. Blokus 3D:
+    /// columns topped by other players' colours that the move covers.
+    pub blocks: f32,
+    /// Flat boards: the colour's own usable attach cells the move spoils by sharing an edge
+    /// with them (they become forbidden to it). Blokus 3D: 0.
+    pub own_loss: f32,
+    /// Flat boards: cells of the move beside (sharing an edge with) other players' usable
+    /// attach cells, which narrows what those can hold. Blokus 3D: the move's cubes above
+    /// level 1 (height, which tops more columns later).
+    pub near_opponents: f32,
+    /// During a colour's first four pieces, how close the move comes to the middle of the
+    /// board: `1 - d / D`, `d` the distance of its cell nearest the middle and `D` half the
+    /// board's diagonal; 0 later on (and in Blokus 3D).
+    pub centre: f32,
+    /// Cells of the move touching (at an edge or a corner; a face in Blokus 3D) the piece
+    /// placed last, by any colour: an answer to the last move.
+    pub local: f32,
+}
+
+impl Features {
+    /// The features as a vector, in the order of the fields.
+    pub fn vector(&self) -> [f32; NUM_FEATURES] {
+        [
+            self.size,
+            self.gain,
+            self.blocks,
+            self.own_loss,
+            self.near_opponents,
+            self.centre,
+            self.local,
+        ]
+    }
+}
+
+/// The features of placement `id` for the colour to move in `pos`, where `last` is the
+/// placement put down last (if any).
+pub(crate) fn features(t: &Tables, pos: &Position, id: u32, last: Option<u32>) -> Features {
+    let v = &t.variant;
+    let common = &pos.common;
+    let c = usize::from(common.to_move);
+    let fp = t.placements.footprint(id);
+    let masks = t.placements.footprints.masks(&fp);
+    let me = v.player_of(c, usize::from(common.placed[c]));
+    let others = (0..v.num_colors()).filter(|&d| d != c && !v.players[me].contains(&d));
+    let count = |b: Bits| b.count() as f32;
+    let size = fp.cells.len() as f32;
+    let local = last.map_or(0.0, |last| {
+        let lfp = t.placements.footprint(last);
+        let around = t.placements.footprints.masks(&lfp);
+        count((around.edges | around.corners) & masks.cells)
+    });
+    match &pos.rules {
+        RuleState::Corner(state) => {
+            let fresh = masks.corners & !state.forbidden[c] & !state.attach[c];
+            let mut theirs = Bits::EMPTY;
+            for d in others {
+                theirs |= state.attach[d] & !state.forbidden[d];
+            }
+            let own = state.attach[c] & !state.forbidden[c];
+            let mut beside_theirs = 0.0;
+            for &x in fp.cells {
+                if t.edge_neighbours(usize::from(x))
+                    .iter()
+                    .any(|&n| theirs.contains(usize::from(n)))
+                {
+                    beside_theirs += 1.0;
+                }
+            }
+            let centre = if common.placed[c] < 4 {
+                closeness_to_centre(t, fp.cells)
+            } else {
+                0.0
+            };
+            Features {
+                piece: fp.piece,
+                size,
+                gain: count(fresh),
+                blocks: count(masks.cells & theirs),
+                own_loss: count(masks.edges & own),
+                near_opponents: beside_theirs,
+                centre,
+                local,
+            }
+        }
+        RuleState::Stacking(_) => {
+            let cells = t
+                .rules
+                .stack_cells()
+                .expect("a stacking position has stacking cells");
+            let (bottoms, _) = cells.bottoms_and_tops(fp.cells, &masks.cells);
+            let (mut gain, mut blocks) = (0.0, 0.0);
+            for b in bottoms.iter() {
+                match cells.below(b).and_then(|x| pos.color_at(x)) {
+                    Some(d) if d == c || v.players[me].contains(&d) => {}
+                    Some(_) => {
+                        gain += 1.0;
+                        blocks += 1.0;
+                    }
+                    None => gain += 1.0,
+                }
+            }
+            let raised = fp
+                .cells
+                .iter()
+                .filter(|&&x| v.cells[usize::from(x)][2] > 0)
+                .count();
+            Features {
+                piece: fp.piece,
+                size,
+                gain,
+                blocks,
+                own_loss: 0.0,
+                near_opponents: raised as f32,
+                centre: 0.0,
+                local,
+            }
+        }
+    }
+}
+
+/// `1 - d / D` for the cell of `cells` nearest the middle of the board (`D` half the diagonal
+/// of the grid the cells lie on; Trigon's columns are half a triangle wide).
+fn closeness_to_centre(t: &Tables, cells: &[u16]) -> f32 {
+    let v = &t.variant;
+    let (w, h) = v.extent();
+    let x_scale = if matches!(v.geometry, Geometry::Triangle { .. }) {
+        0.5
+    } else {
+        1.0
+    };
+    let (cx, cy) = ((w - 1) as f32 / 2.0 * x_scale, (h - 1) as f32 / 2.0);
+    let half_diagonal = (cx * cx + cy * cy).sqrt().max(1.0);
+    let nearest = cells
+        .iter()
+        .map(|&c| {
+            let [x, y, _] = v.cells[usize::from(c)];
+            let (dx, dy) = (x as f32 * x_scale - cx, y as f32 - cy);
+            (dx * dx + dy * dy).sqrt()
+        })
+        .fold(f32::INFINITY, f32::min);
+    (1.0 - nearest / half_diagonal).max(0.0)
+}

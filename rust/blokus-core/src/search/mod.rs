@@ -1,0 +1,924 @@
+//! Monte Carlo tree search for every variant: PUCT over a shared tree, priors from cheap move
+//! features, values from playouts biased toward large pieces, one value per player.
+//!
+//! A simulation descends the tree from the root by [`tree::Tree::select`], plays the moves on a
+//! playout set to the root position, expands the leaf once it has been reached often enough
+//! (its moves with their priors, the best [`SearchConfig::max_children`] kept), and plays the
+//! game out; the finished game's value for every player is backed up along the path. Threads
+//! share the tree: a lock is held only to descend and to back up, not for the playouts, and
+//! simulations under way count as losses where they pass, so that threads spread over the tree.
+//! One thread with a given seed always searches the same way.
+//!
+//! ```
+//! use blokus_core::{tables, Board, Budget, Search, SearchConfig};
+//! let board = Board::new(tables("duo").unwrap());
+//! let mut search = Search::new(board.tables().clone(), SearchConfig::default());
+//! search.set_board(&board);
+//! let analysis = search.run(Budget::simulations(200), &mut || true);
+//! assert_eq!(analysis.simulations, 200);
+//! assert!(board.legal_moves().contains(&analysis.moves[0].id));
+//! ```
+
+pub(crate) mod features;
+#[cfg(test)]
+mod tests;
+mod tree;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::game::board::Board;
+use crate::position::Position;
+use crate::rng::Rng;
+use crate::rules::score;
+use crate::simulation::playout::{Playout, PlayoutPolicy};
+use crate::simulation::selfplay::{game_seed, play_games, GameRecord};
+use crate::tables::Tables;
+use crate::variant::{Variant, MAX_COLORS, MAX_PIECES};
+
+pub use features::{Features, NUM_FEATURES};
+
+/// The [`Features`] of placement `id` (legal or not) for the colour to move on `board`; all
+/// zero when the game is over.
+pub fn move_features(board: &Board, id: u32) -> Features {
+    let pos = board.position();
+    let last = board.moves().last();
+    match (pos.turn(), board.tables().placement(id)) {
+        (Some(_), Some(_)) => features::features(board.tables(), pos, id, last),
+        _ => Features::default(),
+    }
+}
+use tree::{Selection, Tree, NONE};
+
+/// How the search searches. The defaults are what the strength tables were measured with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Threads sharing the tree.
+    pub threads: usize,
+    /// Seed of the random numbers (one thread with one seed always searches the same way).
+    pub seed: u64,
+    /// PUCT's weight of the prior against the values found.
+    pub exploration: f32,
+    /// How much worse than its node's mean an untried move is assumed to be.
+    pub first_play_reduction: f32,
+    /// RAVE (all moves as first): the number of a move's own simulations at which the values
+    /// of the simulations in which its colour played it later and its own values weigh the
+    /// same (0: no RAVE).
+    pub rave_equivalence: f32,
+    /// A leaf is expanded once this many simulations have reached it (0: at once).
+    pub expand_after: u32,
+    /// The most moves kept at a node: those of the highest priors.
+    pub max_children: usize,
+    /// Weights of a move's [`Features`] (in the order of [`Features::vector`]) in its prior:
+    /// `exp(prior_weights . features + piece_weights[piece])`, normalised over the moves kept.
+    pub prior_weights: [f32; NUM_FEATURES],
+    /// The prior's weight of each piece (by index in the variant's set), which orders pieces
+    /// of one size: see [`SearchConfig::prior_weights`].
+    pub piece_weights: [f32; MAX_PIECES],
+    /// How the playouts choose their moves.
+    pub playout: PlayoutPolicy,
+    /// The share of a value that comes from the score margin rather than the result: a value
+    /// is `(1 - w) * result + w * sigmoid(margin / scale)`, the result 1 for a sole win, 1/k
+    /// for a win shared by k, 0 for a loss.
+    pub margin_weight: f32,
+    /// The most nodes the tree grows to; past it, leaves are no longer expanded.
+    pub max_nodes: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            threads: 1,
+            seed: 0,
+            exploration: 1.0,
+            first_play_reduction: 0.2,
+            rave_equivalence: 300.0,
+            expand_after: 1,
+            max_children: 64,
+            prior_weights: [1.187, 0.418, 0.591, -0.896, 0.460, 4.423, 0.0],
+            piece_weights: [0.0; MAX_PIECES],
+            playout: PlayoutPolicy {
+                size_bias: 1.0,
+                piece_weights: [0.0; MAX_PIECES],
+                tournament: 1,
+                tournament_weights: [0.4, 0.6, -0.9],
+            },
+            margin_weight: 0.2,
+            max_nodes: 4_000_000,
+        }
+    }
+}
+
+/// Prior weights of the standard pieces by name, learned for the squares by
+/// `benches/learn_priors.py` (Duo, two rounds, 40 games of 3,000 simulations a move); pieces
+/// not named weigh 0.
+const SQUARE_PIECE_WEIGHTS: &[(&str, f32)] = &[
+    ("1", 0.634),
+    ("2", 0.071),
+    ("I3", -0.181),
+    ("V3", -0.562),
+    ("I4", -0.449),
+    ("L4", -0.747),
+    ("T4", -0.500),
+    ("O", -0.263),
+    ("Z4", -0.492),
+    ("F", 0.509),
+    ("I5", -0.158),
+    ("L5", -0.219),
+    ("N", 0.081),
+    ("P", -0.460),
+    ("T5", 0.282),
+    ("U", -0.178),
+    ("V5", -0.178),
+    ("W", 0.636),
+    ("X", 1.850),
+    ("Y", -0.055),
+    ("Z5", 0.379),
+];
+
+impl SearchConfig {
+    /// The defaults, with the piece weights of `v`'s piece set.
+    pub fn for_variant(v: &Variant) -> SearchConfig {
+        let mut config = SearchConfig::default();
+        let table: &[(&str, f32)] = match v.geometry {
+            crate::geometry::Geometry::Square => SQUARE_PIECE_WEIGHTS,
+            _ => &[],
+        };
+        for (p, piece) in v.pieces.iter().enumerate() {
+            if let Some(&(_, w)) = table.iter().find(|(name, _)| *name == piece.name) {
+                config.piece_weights[p] = w;
+            }
+        }
+        config
+    }
+}
+
+/// When a search stops: after a number of simulations, after a time, or at whichever comes
+/// first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    /// The most simulations.
+    pub simulations: Option<u64>,
+    /// The most seconds.
+    pub seconds: Option<f64>,
+}
+
+impl Budget {
+    /// `n` simulations.
+    pub fn simulations(n: u64) -> Budget {
+        Budget {
+            simulations: Some(n),
+            seconds: None,
+        }
+    }
+
+    /// `s` seconds of searching.
+    pub fn seconds(s: f64) -> Budget {
+        Budget {
+            simulations: None,
+            seconds: Some(s),
+        }
+    }
+}
+
+/// What the search found for one move of the root.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootMove {
+    /// The placement.
+    pub id: u32,
+    /// Simulations through it.
+    pub visits: u32,
+    /// Their mean value for the player to move (the prior's stand-in before any).
+    pub value: f32,
+    /// The prior the search gave it.
+    pub prior: f32,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// The root's moves that the search kept, most visited first (the first is its choice).
+    pub moves: Vec<RootMove>,
+    /// The root's value for each player: its chance of winning, as the search sees it.
+    pub value: Vec<f32>,
+    /// The principal variation: the most visited move at the root, then at its node, ...
+    pub pv: Vec<u32>,
+    /// Simulations run by this search (the tree may hold more, kept from earlier moves).
+    pub simulations: u64,
+    /// Simulations in the tree below the root.
+    pub root_visits: u32,
+    /// Seconds the search ran.
+    pub seconds: f64,
+    /// Nodes in the tree.
+    pub nodes: usize,
+}
+
+/// A search over the positions of one variant, keeping its tree from move to move.
+pub struct Search {
+    t: Arc<Tables>,
+    config: SearchConfig,
+    tree: Tree,
+    /// The game the tree's root is the position of.
+    root: Option<Board>,
+    /// Searches run so far (each draws its own random numbers).
+    runs: u64,
+}
+
+impl Search {
+    /// A search of `t`'s variant.
+    pub fn new(t: Arc<Tables>, config: SearchConfig) -> Search {
+        Search {
+            t,
+            config,
+            tree: Tree::new(),
+            root: None,
+            runs: 0,
+        }
+    }
+
+    /// The tables of the variant it searches.
+    pub fn tables(&self) -> Arc<Tables> {
+        Arc::clone(&self.t)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Changes the configuration (the tree is kept).
+    pub fn set_config(&mut self, config: SearchConfig) {
+        self.config = config;
+    }
+
+    /// Forgets the tree (a new game).
+    pub fn clear(&mut self) {
+        self.tree = Tree::new();
+        self.root = None;
+    }
+
+    /// Makes `board`'s position the root. When it continues the game of the current root (the
+    /// same start, the same moves and then more), the subtree of the moves played since is
+    /// kept; otherwise the tree starts afresh.
+    pub fn set_board(&mut self, board: &Board) {
+        let kept = self.root.as_ref().and_then(|root| {
+            let same = Arc::ptr_eq(root.tables(), board.tables())
+                && root.start_position() == board.start_position()
+                && root.ply() <= board.ply()
+                && root.moves().zip(board.moves()).all(|(a, b)| a == b);
+            if !same {
+                return None;
+            }
+            let mut node = self.tree.root;
+            for id in board.moves().skip(root.ply()) {
+                let n = &self.tree.nodes[node as usize];
+                if !n.expanded {
+                    return None;
+                }
+                let e = self.tree.edges_of(node).iter().find(|e| e.id == id)?;
+                if e.child == NONE {
+                    return None;
+                }
+                node = e.child;
+            }
+            Some(node)
+        });
+        self.tree = match kept {
+            Some(node) if node == self.tree.root => std::mem::replace(&mut self.tree, Tree::new()),
+            Some(node) => self.tree.subtree(node),
+            None => Tree::new(),
+        };
+        assert!(
+            Arc::ptr_eq(&self.t, board.tables()),
+            "a search plays the variant it was made for"
+        );
+        self.root = Some(board.clone());
+    }
+
+    /// Searches from the root within `budget`, asking `go_on` now and then (every 20 ms or so,
+    /// from one thread) whether to continue; returns the analysis of the root.
+    pub fn run(&mut self, budget: Budget, go_on: &mut dyn FnMut() -> bool) -> Analysis {
+        let start = Instant::now();
+        let Some(root_board) = self.root.clone() else {
+            return self.analysis(0, 0.0);
+        };
+        let root = *root_board.position();
+        if root.is_game_over() {
+            return self.analysis(0, 0.0);
+        }
+        self.runs += 1;
+        let threads = self.config.threads.max(1);
+        let context = Context {
+            t: &self.t,
+            config: self.config,
+            root: &root,
+            last: root_board.moves().last(),
+            tree: Mutex::new(std::mem::replace(&mut self.tree, Tree::new())),
+            started: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            deadline: budget
+                .seconds
+                .map(|s| start + Duration::from_secs_f64(s.clamp(0.0, 1e9))),
+            most: budget.simulations.unwrap_or(u64::MAX),
+        };
+        let mut first = Worker::new(&context, game_seed(self.config.seed, self.runs));
+        first.expand_root();
+        std::thread::scope(|s| {
+            for k in 1..threads {
+                let context = &context;
+                let seed = game_seed(self.config.seed, self.runs ^ (k as u64) << 40);
+                s.spawn(move || Worker::new(context, seed).run(&mut || true));
+            }
+            first.run(go_on);
+            context.stop.store(true, Ordering::Relaxed);
+        });
+        let done = context.started.load(Ordering::Relaxed).min(context.most);
+        self.tree = context
+            .tree
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        self.analysis(done, start.elapsed().as_secs_f64())
+    }
+
+    /// The analysis of the root as the tree stands.
+    fn analysis(&self, simulations: u64, seconds: f64) -> Analysis {
+        let tree = &self.tree;
+        let root = &tree.nodes[tree.root as usize];
+        let players = self.t.variant.num_players();
+        let mut moves: Vec<RootMove> = if root.expanded {
+            tree.edges_of(tree.root)
+                .iter()
+                .map(|e| RootMove {
+                    id: e.id,
+                    visits: e.visits,
+                    value: if e.visits > 0 {
+                        e.value / e.visits as f32
+                    } else {
+                        f32::NAN
+                    },
+                    prior: e.prior,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        moves.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.value.total_cmp(&a.value))
+                .then(b.prior.total_cmp(&a.prior))
+        });
+        let value = (0..players)
+            .map(|p| root.mean(p).unwrap_or(1.0 / players as f32))
+            .collect();
+        let mut pv = Vec::new();
+        let mut node = tree.root;
+        while let Some(e) = tree.best(node) {
+            let edge = &tree.edges[e as usize];
+            pv.push(edge.id);
+            if edge.child == NONE {
+                break;
+            }
+            node = edge.child;
+        }
+        Analysis {
+            moves,
+            value,
+            pv,
+            simulations,
+            root_visits: root.visits,
+            seconds,
+            nodes: tree.nodes.len(),
+        }
+    }
+}
+
+/// What an evaluator (a neural network, say) says of a position: a prior per placement (the
+/// search keeps those of the legal moves, normalised; all zero: alike), and each player's value
+/// (a win probability), or `None` to have a playout find it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// One number per placement id.
+    pub priors: Vec<f32>,
+    /// One value per player, in [0, 1].
+    pub values: Option<Vec<f32>>,
+}
+
+/// An evaluator of leaves: given their positions and the moves from the root to each, an
+/// [`Evaluation`] of each, or `None` to stop the search.
+pub type Evaluator<'a> = dyn FnMut(&[Position], &[Vec<u32>]) -> Option<Vec<Evaluation>> + 'a;
+
+impl Search {
+    /// Searches from the root with `evaluate` giving the priors (and values) of the leaves, on
+    /// one thread: up to `batch_size` leaves are gathered (simulations under way count as
+    /// losses where they pass, so that a batch spreads over the tree), then evaluated in one
+    /// call (given the leaves' positions and the moves from the root to each), expanded and
+    /// backed up. `evaluate` returns `None` to stop the search.
+    pub fn run_evaluated(
+        &mut self,
+        budget: Budget,
+        batch_size: usize,
+        evaluate: &mut Evaluator<'_>,
+    ) -> Analysis {
+        let start = Instant::now();
+        let Some(root_board) = self.root.clone() else {
+            return self.analysis(0, 0.0);
+        };
+        let root = *root_board.position();
+        if root.is_game_over() {
+            return self.analysis(0, 0.0);
+        }
+        self.runs += 1;
+        let context = Context {
+            t: &self.t,
+            config: self.config,
+            root: &root,
+            last: root_board.moves().last(),
+            tree: Mutex::new(std::mem::replace(&mut self.tree, Tree::new())),
+            started: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            deadline: budget
+                .seconds
+                .map(|s| start + Duration::from_secs_f64(s.clamp(0.0, 1e9))),
+            most: budget.simulations.unwrap_or(u64::MAX),
+        };
+        let mut worker = Worker::new(&context, game_seed(self.config.seed, self.runs));
+        let done = worker.run_evaluated(batch_size.max(1), evaluate);
+        self.tree = context
+            .tree
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        self.analysis(done, start.elapsed().as_secs_f64())
+    }
+}
+
+/// What the threads of one search share.
+struct Context<'a> {
+    t: &'a Tables,
+    config: SearchConfig,
+    root: &'a Position,
+    /// The move played last before the root, if any.
+    last: Option<u32>,
+    tree: Mutex<Tree>,
+    /// Simulations begun.
+    started: AtomicU64,
+    stop: AtomicBool,
+    deadline: Option<Instant>,
+    most: u64,
+}
+
+impl Context<'_> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Tree> {
+        self.tree
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// A simulation's way down the tree: the nodes and the edges taken, the moves with the colours
+/// that played them, the leaf reached and whether to expand it.
+#[derive(Default)]
+struct Path {
+    steps: Vec<(u32, u32)>,
+    moves: Vec<u32>,
+    colors: Vec<u8>,
+    leaf: u32,
+    expand: bool,
+}
+
+/// One thread's share of a search: its own playout and random numbers.
+struct Worker<'a> {
+    c: &'a Context<'a>,
+    game: Playout<'a>,
+    rng: Rng,
+    legal: Vec<u32>,
+    scored: Vec<(u32, f32)>,
+    how: Selection,
+    /// The moves of the playout, with their colours.
+    played_out: Vec<(u32, u8)>,
+    /// Per colour, a bit per placement played from the point of the path being backed up on.
+    played: Vec<u64>,
+    words: usize,
+}
+
+impl<'a> Worker<'a> {
+    fn new(c: &'a Context<'a>, seed: u64) -> Worker<'a> {
+        Worker {
+            c,
+            game: Playout::with_policy(c.t, c.config.playout),
+            rng: Rng::new(seed),
+            legal: Vec::new(),
+            scored: Vec::new(),
+            how: Selection {
+                exploration: c.config.exploration,
+                first_play_reduction: c.config.first_play_reduction,
+                rave_equivalence: c.config.rave_equivalence,
+            },
+            played_out: Vec::new(),
+            played: vec![0; MAX_COLORS * c.t.num_placements().div_ceil(64)],
+            words: c.t.num_placements().div_ceil(64),
+        }
+    }
+
+    /// Gives the root its moves before any simulation, so that even a search of one
+    /// simulation has every move with its prior to show.
+    fn expand_root(&mut self) {
+        let root = self.c.lock().root;
+        self.game.set_position(self.c.root);
+        let moves = self.moves_with_priors(self.c.last);
+        self.expand(root, &moves);
+    }
+
+    fn run(&mut self, go_on: &mut dyn FnMut() -> bool) {
+        let mut asked = Instant::now();
+        loop {
+            if self.c.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            if let Some(deadline) = self.c.deadline {
+                if Instant::now() >= deadline {
+                    self.c.stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+            }
+            if self.c.started.fetch_add(1, Ordering::Relaxed) >= self.c.most {
+                return;
+            }
+            self.simulate();
+            if asked.elapsed() >= Duration::from_millis(20) {
+                asked = Instant::now();
+                if !go_on() {
+                    self.c.stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The player and the colour to move in the playout's position (which is not over).
+    fn mover(&self) -> (u32, u8) {
+        let v = &self.c.t.variant;
+        let c = self.game.turn().expect("a position with a move");
+        (
+            v.player_of(c, self.game.snapshot().placed(c)) as u32,
+            c as u8,
+        )
+    }
+
+    fn simulate(&mut self) {
+        let path = self.descend();
+        self.reach(&path);
+        if path.expand && self.game.turn().is_some() {
+            let last = path.moves.last().copied().or(self.c.last);
+            let moves = self.moves_with_priors(last);
+            self.expand(path.leaf, &moves);
+        }
+        self.played_out.clear();
+        let points = self.game.finish(&mut self.rng, &mut self.played_out);
+        let values = values(&self.c.t.variant, &points, self.c.config.margin_weight);
+        self.back_up(&path, &values);
+    }
+
+    /// Descends from the root while nodes are expanded, marking the path as under way.
+    fn descend(&self) -> Path {
+        let c = self.c;
+        let mut tree = c.lock();
+        let mut path = Path::default();
+        let mut node = tree.root;
+        while tree.nodes[node as usize].expanded && tree.nodes[node as usize].len > 0 {
+            let e = tree.select(node, &self.how);
+            path.steps.push((node, e));
+            path.moves.push(tree.edges[e as usize].id);
+            path.colors.push(tree.nodes[node as usize].color);
+            node = tree.child(e);
+        }
+        tree.begin(&path.steps, node);
+        let n = &tree.nodes[node as usize];
+        path.leaf = node;
+        path.expand = !n.expanded
+            && n.visits + n.pending > c.config.expand_after
+            && tree.nodes.len() < c.config.max_nodes;
+        path
+    }
+
+    /// Sets the playout to the position at the end of `path`.
+    fn reach(&mut self, path: &Path) {
+        self.game.set_position(self.c.root);
+        for &id in &path.moves {
+            self.game.play(id);
+        }
+    }
+
+    /// Expands `leaf`, the playout's position, with `moves`.
+    fn expand(&mut self, leaf: u32, moves: &[(u32, f32)]) {
+        let (player, color) = self.mover();
+        self.c.lock().expand(leaf, moves, player, color);
+    }
+
+    /// Backs up a finished simulation's `values` along its path (and, with RAVE, for every
+    /// node the moves its colour played from there on, those of the playout in
+    /// `self.played_out` included).
+    fn back_up(&mut self, path: &Path, values: &[f32; MAX_COLORS]) {
+        let c = self.c;
+        let mut tree = c.lock();
+        if c.config.rave_equivalence > 0.0 {
+            // From the leaf up: each node's moves that its colour played from there on.
+            for k in 0..self.played_out.len() {
+                let (id, color) = self.played_out[k];
+                self.mark(color, id, true);
+            }
+            for d in (0..path.steps.len()).rev() {
+                self.mark(path.colors[d], path.moves[d], true);
+                let (played, words) = (&self.played, self.words);
+                tree.back_up_amaf(path.steps[d].0, values, |color, id| {
+                    played[usize::from(color) * words + id as usize / 64] >> (id % 64) & 1 != 0
+                });
+            }
+            for k in 0..self.played_out.len() {
+                let (id, color) = self.played_out[k];
+                self.mark(color, id, false);
+            }
+            for d in 0..path.steps.len() {
+                self.mark(path.colors[d], path.moves[d], false);
+            }
+        }
+        tree.back_up(&path.steps, path.leaf, values);
+    }
+
+    /// The evaluated search's loop ([`Search::run_evaluated`]); returns the simulations done.
+    fn run_evaluated(&mut self, batch_size: usize, evaluate: &mut Evaluator<'_>) -> u64 {
+        let c = self.c;
+        let mut done = 0u64;
+        // The root first, so that every move has the evaluator's prior.
+        let root = c.lock().root;
+        self.game.set_position(c.root);
+        let Some(first) = evaluate(&[*c.root], &[Vec::new()]).and_then(|e| e.into_iter().next())
+        else {
+            return 0;
+        };
+        let moves = self.moves_from(&first.priors);
+        self.expand(root, &moves);
+        let mut batch: Vec<(Path, Position)> = Vec::with_capacity(batch_size);
+        let mut positions = Vec::with_capacity(batch_size);
+        let mut ways: Vec<Vec<u32>> = Vec::with_capacity(batch_size);
+        loop {
+            if done >= c.most || c.deadline.is_some_and(|d| Instant::now() >= d) {
+                return done;
+            }
+            batch.clear();
+            positions.clear();
+            ways.clear();
+            while batch.len() < batch_size.min((c.most - done) as usize) {
+                let path = self.descend();
+                self.reach(&path);
+                if self.game.turn().is_none() {
+                    // The end of the game: its value is known.
+                    self.played_out.clear();
+                    let points = self.game.finish(&mut self.rng, &mut self.played_out);
+                    let values = values(&c.t.variant, &points, c.config.margin_weight);
+                    self.back_up(&path, &values);
+                    done += 1;
+                    continue;
+                }
+                let position = self.game.snapshot();
+                positions.push(position);
+                ways.push(path.moves.clone());
+                batch.push((path, position));
+            }
+            if batch.is_empty() {
+                continue;
+            }
+            let Some(evaluations) = evaluate(&positions, &ways) else {
+                // Stopped: the simulations under way are backed up as nothing learnt.
+                for (path, _) in &batch {
+                    c.lock().cancel(&path.steps, path.leaf);
+                }
+                return done;
+            };
+            for ((path, position), evaluation) in batch.iter().zip(evaluations) {
+                self.game.set_position(position);
+                let unexpanded = {
+                    let tree = c.lock();
+                    !tree.nodes[path.leaf as usize].expanded
+                        && tree.nodes.len() < c.config.max_nodes
+                };
+                if unexpanded {
+                    let moves = self.moves_from(&evaluation.priors);
+                    self.expand(path.leaf, &moves);
+                }
+                self.played_out.clear();
+                let values = match evaluation.values {
+                    Some(v) => {
+                        let mut out = [0.0; MAX_COLORS];
+                        for (slot, x) in out.iter_mut().zip(v) {
+                            *slot = x.clamp(0.0, 1.0);
+                        }
+                        out
+                    }
+                    None => {
+                        let points = self.game.finish(&mut self.rng, &mut self.played_out);
+                        values(&c.t.variant, &points, c.config.margin_weight)
+                    }
+                };
+                self.back_up(path, &values);
+                done += 1;
+            }
+        }
+    }
+
+    /// The legal moves of the playout's position with the evaluator's `priors` (one per
+    /// placement; the best `max_children` kept, normalised; alike if they are all zero).
+    fn moves_from(&mut self, priors: &[f32]) -> Vec<(u32, f32)> {
+        self.legal.clear();
+        let legal = &mut self.legal;
+        self.game.for_each_move(|id| {
+            legal.push(id);
+            true
+        });
+        self.legal.sort_unstable();
+        self.scored.clear();
+        for &id in &self.legal {
+            let p = priors.get(id as usize).copied().unwrap_or(0.0);
+            self.scored
+                .push((id, if p.is_finite() { p.max(0.0) } else { 0.0 }));
+        }
+        let k = self.c.config.max_children.max(1);
+        if self.scored.len() > k {
+            self.scored
+                .select_nth_unstable_by(k - 1, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            self.scored.truncate(k);
+        }
+        self.scored
+            .sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let total: f32 = self.scored.iter().map(|m| m.1).sum();
+        let n = self.scored.len() as f32;
+        self.scored
+            .iter()
+            .map(|&(id, p)| (id, if total > 0.0 { p / total } else { 1.0 / n }))
+            .collect()
+    }
+
+    /// Sets or clears the bit of placement `id` played by `color`.
+    #[inline]
+    fn mark(&mut self, color: u8, id: u32, on: bool) {
+        let word = &mut self.played[usize::from(color) * self.words + id as usize / 64];
+        let bit = 1u64 << (id % 64);
+        if on {
+            *word |= bit;
+        } else {
+            *word &= !bit;
+        }
+    }
+
+    /// The legal moves of the playout's position with their priors, the best
+    /// `max_children` of them.
+    fn moves_with_priors(&mut self, last: Option<u32>) -> Vec<(u32, f32)> {
+        let t = self.c.t;
+        let cfg = &self.c.config;
+        let pos = self.game.snapshot();
+        self.legal.clear();
+        let legal = &mut self.legal;
+        self.game.for_each_move(|id| {
+            legal.push(id);
+            true
+        });
+        // In id order, so that the priors (and ties between them) do not depend on the order
+        // the generator lists the moves in.
+        self.legal.sort_unstable();
+        self.scored.clear();
+        for &id in &self.legal {
+            let f = features::features(t, &pos, id, last);
+            let logit: f32 = f
+                .vector()
+                .iter()
+                .zip(&cfg.prior_weights)
+                .map(|(x, w)| x * w)
+                .sum::<f32>()
+                + cfg.piece_weights[f.piece];
+            self.scored.push((id, logit));
+        }
+        if self.scored.len() > cfg.max_children.max(1) {
+            let k = cfg.max_children.max(1);
+            self.scored
+                .select_nth_unstable_by(k - 1, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            self.scored.truncate(k);
+        }
+        self.scored
+            .sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let top = self.scored.first().map_or(0.0, |m| m.1);
+        let total: f32 = self.scored.iter().map(|m| (m.1 - top).exp()).sum();
+        self.scored
+            .iter()
+            .map(|&(id, logit)| (id, (logit - top).exp() / total))
+            .collect()
+    }
+}
+
+/// The value of a finished game with `points` per colour for each player: mostly the result
+/// (1 for a sole win, 1/k for a win shared by k, 0 for a loss), partly the score margin over
+/// the best other player, squashed into [0, 1].
+pub(crate) fn values(v: &Variant, points: &[i32], margin_weight: f32) -> [f32; MAX_COLORS] {
+    let scores = score::scores(v, points);
+    let winners = score::winners(&scores);
+    // Points of a colour's piece set, to scale margins alike on every board.
+    let cells: i32 = v
+        .pieces
+        .iter()
+        .map(|p| p.cells.len() as i32 * i32::from(p.copies))
+        .sum();
+    let scale = (cells as f32 / 20.0).max(1.0);
+    let mut out = [0.0; MAX_COLORS];
+    for (p, slot) in out.iter_mut().enumerate().take(scores.len()) {
+        let result = if winners.contains(&p) {
+            1.0 / winners.len() as f32
+        } else {
+            0.0
+        };
+        let best_other = (0..scores.len())
+            .filter(|&q| q != p)
+            .map(|q| scores[q])
+            .max()
+            .unwrap_or(scores[p]);
+        let margin = (scores[p] - best_other) as f32 / scale;
+        let squashed = 1.0 / (1.0 + (-margin).exp());
+        *slot = (1.0 - margin_weight) * result + margin_weight * squashed;
+    }
+    out
+}
+
+/// Plays the games numbered `range` with the search choosing every move (`simulations` a
+/// move, `config` otherwise, on one thread per game), on `threads` threads; game `i` depends
+/// only on `seed` and `i`, as in [`crate::selfplay`].
+///
+/// ```
+/// use blokus_core::{search_selfplay, tables, SearchConfig};
+/// let t = tables("duo").unwrap();
+/// let games = search_selfplay(&t, 0..2, 7, 2, SearchConfig::default(), 50, true);
+/// assert_eq!(games, search_selfplay(&t, 0..2, 7, 1, SearchConfig::default(), 50, true));
+/// assert!(games.iter().all(|g| g.moves.len() == g.plies as usize));
+/// ```
+pub fn search_selfplay(
+    t: &Arc<Tables>,
+    range: std::ops::Range<u64>,
+    seed: u64,
+    threads: usize,
+    config: SearchConfig,
+    simulations: u64,
+    keep_moves: bool,
+) -> Vec<GameRecord> {
+    play_games(range, seed, threads, &|| {
+        Box::new(move |rng: &mut Rng| {
+            let mut config = config;
+            config.threads = 1;
+            config.seed = rng.next_u64();
+            let mut search = Search::new(Arc::clone(t), config);
+            let mut board = Board::new(Arc::clone(t));
+            while !board.position().is_game_over() {
+                search.set_board(&board);
+                let best = search
+                    .run(Budget::simulations(simulations.max(1)), &mut || true)
+                    .moves[0]
+                    .id;
+                board.play_unchecked(best);
+            }
+            let v = &t.variant;
+            GameRecord {
+                moves: if keep_moves {
+                    board.moves().collect()
+                } else {
+                    Vec::new()
+                },
+                plies: board.ply() as u32,
+                points: board.points(v.scoring),
+            }
+        })
+    })
+}
+
+/// Each player's mean value (as the search values a finished game) over `playouts` games
+/// played on from `board`'s position by the search's playout policy: a Monte Carlo estimate of
+/// the position, for evaluators and tests.
+pub fn playout_values(board: &Board, playouts: u32, seed: u64, config: &SearchConfig) -> Vec<f32> {
+    let t = board.tables();
+    let v = &t.variant;
+    let mut sums = vec![0.0f32; v.num_players()];
+    if playouts == 0 {
+        return sums;
+    }
+    let mut game = Playout::with_policy(t, config.playout);
+    let mut rng = Rng::new(seed);
+    let mut moves = Vec::new();
+    for _ in 0..playouts {
+        game.set_position(board.position());
+        moves.clear();
+        let points = game.finish(&mut rng, &mut moves);
+        for (sum, x) in sums
+            .iter_mut()
+            .zip(values(v, &points, config.margin_weight))
+        {
+            *sum += x;
+        }
+    }
+    sums.iter().map(|s| s / playouts as f32).collect()
+}

@@ -1,0 +1,192 @@
+//! The search: legal choices on every board, the same search for the same seed, budgets, the
+//! subtree kept between moves, analyses that add up, and evaluators.
+
+use std::sync::Arc;
+
+use super::{Budget, Evaluation, Search, SearchConfig};
+use crate::game::board::Board;
+use crate::rng::Rng;
+use crate::tables::{tables, Tables};
+use crate::testing::odd_variants;
+
+fn search_of(t: &Arc<Tables>, seed: u64) -> Search {
+    let config = SearchConfig {
+        seed,
+        ..SearchConfig::for_variant(&t.variant)
+    };
+    Search::new(Arc::clone(t), config)
+}
+
+/// A game with the search choosing every move in `sims` simulations; its moves.
+fn searched_game(t: &Arc<Tables>, seed: u64, sims: u64) -> Vec<u32> {
+    let mut search = search_of(t, seed);
+    let mut board = Board::new(Arc::clone(t));
+    while !board.position().is_game_over() {
+        search.set_board(&board);
+        let a = search.run(Budget::simulations(sims), &mut || true);
+        let best = a.moves[0].id;
+        board
+            .play(best)
+            .unwrap_or_else(|e| panic!("the search chose {best}: {e}"));
+    }
+    board.moves().collect()
+}
+
+#[test]
+fn the_search_chooses_legal_moves_on_every_board() {
+    for (id, t) in odd_variants() {
+        let moves = searched_game(&t, 1, 12);
+        assert!(!moves.is_empty(), "{id}");
+    }
+}
+
+#[test]
+fn one_thread_and_one_seed_search_the_same_way() {
+    let t = tables("duo").unwrap();
+    assert_eq!(searched_game(&t, 5, 60), searched_game(&t, 5, 60));
+    assert_ne!(searched_game(&t, 5, 60), searched_game(&t, 6, 60));
+}
+
+#[test]
+fn analyses_add_up() {
+    for id in ["duo", "classic_3", "trigon_2", "3d_tower_2x2"] {
+        let t = tables(id).unwrap();
+        let mut board = Board::new(Arc::clone(&t));
+        let mut rng = Rng::new(2);
+        for _ in 0..6 {
+            board.play(board.sample_move(&mut rng).unwrap()).unwrap();
+        }
+        let mut search = search_of(&t, 3);
+        search.set_board(&board);
+        let a = search.run(Budget::simulations(400), &mut || true);
+        assert_eq!(a.simulations, 400, "{id}");
+        let visits: u32 = a.moves.iter().map(|m| m.visits).sum();
+        assert_eq!(
+            visits, 400,
+            "{id}: every simulation goes through one root move"
+        );
+        assert_eq!(a.root_visits, 400, "{id}");
+        assert!(
+            a.moves.windows(2).all(|w| w[0].visits >= w[1].visits),
+            "{id}"
+        );
+        assert_eq!(a.pv.first(), Some(&a.moves[0].id), "{id}");
+        let legal = board.legal_moves();
+        assert!(a.moves.iter().all(|m| legal.contains(&m.id)), "{id}");
+        assert!(a.value.iter().all(|v| (0.0..=1.0).contains(v)), "{id}");
+        let total: f32 = a.value.iter().sum();
+        // Win shares sum to 1; the margin part adds a little for more than two players.
+        assert!(
+            (0.95..=1.05 + 0.2).contains(&total),
+            "{id}: values sum to {total}"
+        );
+        let priors: f32 = a.moves.iter().map(|m| m.prior).sum();
+        assert!((priors - 1.0).abs() < 1e-3, "{id}: priors sum to {priors}");
+    }
+}
+
+#[test]
+fn the_subtree_of_the_moves_played_is_kept() {
+    let t = tables("duo").unwrap();
+    let mut board = Board::new(Arc::clone(&t));
+    let mut search = search_of(&t, 4);
+    search.set_board(&board);
+    let a = search.run(Budget::simulations(2000), &mut || true);
+    board.play(a.pv[0]).unwrap();
+    board.play(a.pv[1]).unwrap();
+    search.set_board(&board);
+    let kept = search.analysis(0, 0.0).root_visits;
+    assert!(kept > 0, "the reply's node keeps its simulations");
+    let b = search.run(Budget::simulations(100), &mut || true);
+    assert_eq!(b.root_visits, kept + 100);
+    // An earlier position is another game for the tree: it starts afresh.
+    search.set_board(&Board::new(Arc::clone(&t)));
+    assert_eq!(search.analysis(0, 0.0).root_visits, 0);
+}
+
+#[test]
+fn a_time_budget_stops_the_search_and_so_does_go_on() {
+    let t = tables("classic").unwrap();
+    let mut search = search_of(&t, 1);
+    search.set_board(&Board::new(Arc::clone(&t)));
+    let a = search.run(Budget::seconds(0.05), &mut || true);
+    assert!(a.simulations > 0 && a.seconds >= 0.05, "{a:?}");
+    let mut asked = 0;
+    let b = search.run(Budget::seconds(1e6), &mut || {
+        asked += 1;
+        asked < 3
+    });
+    assert!(b.simulations > 0 && asked == 3);
+}
+
+#[test]
+fn threads_share_one_tree() {
+    let t = tables("duo").unwrap();
+    let config = SearchConfig {
+        threads: 2,
+        ..SearchConfig::for_variant(&t.variant)
+    };
+    let mut search = Search::new(Arc::clone(&t), config);
+    search.set_board(&Board::new(Arc::clone(&t)));
+    let a = search.run(Budget::simulations(3000), &mut || true);
+    assert_eq!(a.root_visits, 3000);
+    assert_eq!(a.moves.iter().map(|m| m.visits).sum::<u32>(), 3000);
+}
+
+#[test]
+fn evaluators_give_the_priors_and_the_values() {
+    let t = tables("duo").unwrap();
+    let n = t.num_placements();
+    let board = Board::new(Arc::clone(&t));
+    let favourite = board.legal_moves()[7];
+    // All the prior on one move, and values that always favour player 0.
+    let mut calls = Vec::new();
+    let mut search = search_of(&t, 1);
+    search.set_board(&board);
+    let a = search.run_evaluated(Budget::simulations(64), 8, &mut |positions, ways| {
+        calls.push(positions.len());
+        assert_eq!(positions.len(), ways.len());
+        Some(
+            positions
+                .iter()
+                .map(|_| {
+                    let mut priors = vec![0.0; n];
+                    priors[favourite as usize] = 1.0;
+                    Evaluation {
+                        priors,
+                        values: Some(vec![0.9, 0.1]),
+                    }
+                })
+                .collect(),
+        )
+    });
+    assert_eq!(a.simulations, 64);
+    assert_eq!(a.moves[0].id, favourite);
+    assert!((a.value[0] - 0.9).abs() < 1e-4, "{:?}", a.value);
+    assert_eq!(calls[0], 1, "the root first");
+    assert!(calls[1..].iter().all(|&k| (1..=8).contains(&k)) && calls.len() >= 9);
+    // Priors all zero: every move alike; values None: playouts.
+    let mut search = search_of(&t, 1);
+    search.set_board(&board);
+    let b = search.run_evaluated(Budget::simulations(64), 16, &mut |positions, _| {
+        Some(
+            positions
+                .iter()
+                .map(|_| Evaluation {
+                    priors: vec![0.0; n],
+                    values: None,
+                })
+                .collect(),
+        )
+    });
+    assert!(b
+        .moves
+        .iter()
+        .all(|m| (m.prior - b.moves[0].prior).abs() < 1e-6));
+    assert_eq!(b.root_visits, 64);
+    // An evaluator that stops the search.
+    let mut search = search_of(&t, 1);
+    search.set_board(&board);
+    let c = search.run_evaluated(Budget::simulations(64), 4, &mut |_, _| None);
+    assert_eq!(c.simulations, 0);
+}

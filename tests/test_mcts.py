@@ -1,0 +1,203 @@
+"""The MCTS bot from Python: legal moves on every variant, seeds, budgets, strength against
+random play, analyses, evaluators, greedy's tie-break, and the commands that use them."""
+
+from __future__ import annotations
+
+import io
+import time
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import blokus
+from blokus import Board, sgf
+from blokus.bots import GreedyBot, MctsBot, RandomBot, playout_values
+from blokus.cli import main
+
+USER_VARIANT = {
+    "id": "small",
+    "board": {"geometry": "square", "width": 9, "height": 9, "holes": ["e5"]},
+    "colors": ["Blue", "Red", "Green"],
+    "players": [[0], [1], [2]],
+    "start_points": [["a1"], ["i9"], ["a9"]],
+    "pieces": {"only": ["1", "2", "V3", "L4", "P", "X"]},
+}
+
+
+@pytest.mark.parametrize("variant", [*blokus.variants(), "user"])
+def test_every_variant_is_played_with_legal_moves_only(variant: str) -> None:
+    v = blokus.Variant(USER_VARIANT) if variant == "user" else blokus.Variant(variant)
+    bot = MctsBot(simulations=8, seed=1)
+    board = Board(v)
+    while not board.is_game_over():
+        move = bot.choose(board)
+        assert move in board.legal_moves, f"{variant}: {move}"
+        board.push(move)
+    assert board.outcome() is not None
+
+
+def play(a: Any, b: Any, variant: str, seat: int) -> Board:
+    """A game of bot ``a`` (player ``seat``) against ``b``."""
+    board = Board(variant)
+    while not board.is_game_over():
+        bot = a if board.player == seat else b
+        board.push(bot.choose(board))
+    return board
+
+
+def test_one_seed_plays_one_game() -> None:
+    games = [play(MctsBot(simulations=80, seed=7), MctsBot(simulations=80, seed=8), "duo", 0) for _ in range(2)]
+    assert [str(m) for m in games[0].move_stack] == [str(m) for m in games[1].move_stack]
+    other = play(MctsBot(simulations=80, seed=9), MctsBot(simulations=80, seed=8), "duo", 0)
+    assert [str(m) for m in other.move_stack] != [str(m) for m in games[0].move_stack]
+
+
+def test_the_time_budget_is_kept() -> None:
+    # A functional check with a wide margin (speed itself is measured by benchmarks).
+    bot = MctsBot(seconds=0.2, seed=1)
+    start = time.perf_counter()
+    bot.choose(Board("classic"))
+    assert time.perf_counter() - start < 0.2 + 0.25
+    start = time.perf_counter()
+    bot.choose(Board("classic"), seconds=0.05)  # a clock's time overrides the bot's own
+    assert time.perf_counter() - start < 0.05 + 0.25
+
+
+def test_the_search_beats_random_play() -> None:
+    wins = 0
+    for g in range(20):
+        board = play(MctsBot(simulations=200, seed=g), RandomBot(seed=g), "duo", g % 2)
+        outcome = board.outcome()
+        assert outcome is not None
+        wins += outcome.winners == (g % 2,)
+    assert wins >= 19
+
+
+def test_the_analysis_is_the_trees() -> None:
+    board = Board("classic_2", ["a20", "t20,t19", "t1,s1,t2"])
+    a = MctsBot(simulations=500, seed=3).analyse(board)
+    assert sum(m.visits for m in a.moves) == 500
+    assert a.best == a.moves[0].move == a.pv[0]
+    assert all(m.move in board.legal_moves for m in a.moves)
+    assert [m.visits for m in a.moves] == sorted((m.visits for m in a.moves), reverse=True)
+    assert len(a.value) == board.variant.num_players and abs(sum(a.value) - 1) < 1e-3
+    assert all(0 <= m.value <= 1 for m in a.moves)
+    # The principal variation is a line of play.
+    line = board.copy()
+    for move in a.pv:
+        line.push(move)
+
+
+def test_a_uniform_evaluator_behaves_like_plain_uct() -> None:
+    calls: list[int] = []
+
+    def uniform(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, None]:
+        assert observations.dtype == np.uint8 and masks.dtype == np.bool_
+        assert observations.shape[0] == masks.shape[0] <= 8
+        assert observations.shape[1:] == (2, 14, 14) and masks.shape[1] == 13729
+        calls.append(len(masks))
+        return np.ones(masks.shape, dtype=np.float32), None
+
+    bot = MctsBot(simulations=100, seed=1, evaluator=uniform, batch_size=8)
+    a = bot.analyse(Board("duo"))
+    assert sum(m.visits for m in a.moves) == 100
+    assert calls[0] == 1 and sum(calls) <= 101
+    priors_alike = {round(m.visits / 100, 6) for m in a.moves if m.visits == 0}
+    assert priors_alike <= {0.0}
+    # As strong as plain UCT: it beats random play.
+    wins = sum(
+        (
+            play(MctsBot(simulations=100, seed=g, evaluator=uniform), RandomBot(seed=g), "duo", g % 2).outcome()
+            or blokus.Outcome((), (), (), "")
+        ).winners
+        == (g % 2,)
+        for g in range(6)
+    )
+    assert wins >= 5
+
+
+def test_an_evaluator_that_sees_more_wins_more() -> None:
+    def uniform(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, None]:
+        return np.ones(masks.shape, dtype=np.float32), None
+
+    def oracle(observations: np.ndarray, masks: np.ndarray, boards: list[Board]) -> tuple[np.ndarray, np.ndarray]:
+        # Each leaf's value from 48 playouts rather than one: much nearer the truth.
+        values = np.array([playout_values(b, 48, seed=k) for k, b in enumerate(boards)], dtype=np.float32)
+        return np.ones(masks.shape, dtype=np.float32), values
+
+    # RAVE off for both: it learns from the playouts' moves, which only the blind side plays,
+    # and would blur what is compared here, the values alone.
+    wins = 0.0
+    games = 8
+    for g in range(games):
+        seer = MctsBot(simulations=48, seed=g, evaluator=oracle, evaluator_boards=True, rave_equivalence=0)
+        blind = MctsBot(simulations=48, seed=g, evaluator=uniform, rave_equivalence=0)
+        board = play(seer, blind, "duo", g % 2)
+        outcome = board.outcome()
+        assert outcome is not None
+        wins += 1 / len(outcome.winners) if g % 2 in outcome.winners else 0
+    assert wins >= 0.75 * games
+
+
+def test_a_bad_evaluator_is_a_clear_error() -> None:
+    def wrong_shape(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, None]:
+        return np.ones((1, 3), dtype=np.float32), None
+
+    with pytest.raises(blokus.BlokusError, match=r"priors has shape \[1, 3\], expected \(1, 13729\)"):
+        MctsBot(simulations=10, evaluator=wrong_shape).choose(Board("duo"))
+
+    def fails(observations: np.ndarray, masks: np.ndarray) -> Any:
+        raise RuntimeError("the network is down")
+
+    with pytest.raises(RuntimeError, match="the network is down"):
+        MctsBot(simulations=10, evaluator=fails).choose(Board("duo"))
+
+
+def test_greedy_breaks_ties_by_the_positional_score() -> None:
+    board = Board("duo")
+    move = GreedyBot(seed=1).choose(board)
+    ids = [m.id for m in board.legal_moves if m.piece.size == 5]
+    features = board._core.features(ids)
+    scores = features[:, 1] + features[:, 2]
+    assert move.piece.size == 5
+    assert scores[ids.index(move.id)] == scores.max()
+
+
+def test_playout_values_estimate_who_is_ahead() -> None:
+    board = Board("duo")
+    # Purple's X in the middle, Orange's monomino in its corner: Purple is far ahead.
+    for m in ["e10,d11,e11,f11,e12", "j5"]:
+        board.push(m)
+    purple, orange = playout_values(board, 200)
+    assert purple > 0.6 > orange and abs(purple + orange - 1) < 1e-3
+
+
+def test_the_commands_play_and_analyse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("e10,d11,e11,f11,e12\nzz\nhint\nundo\nquit\n"))
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["play", "--variant", "duo", "--bot", "mcts:simulations=30", "--seed", "1"]) == 0
+    text = out.getvalue()
+    assert "mcts plays" in text and "not played: invalid move" in text and "hint: " in text
+    record = tmp_path / "game.blksgf"
+    board = play(GreedyBot(seed=1), RandomBot(seed=2), "duo", 0)
+    sgf.dump(board, record)
+    annotated = tmp_path / "annotated.blksgf"
+    assert main(["analyse", str(record), "-o", str(annotated), "--bot", "mcts:simulations=40", "--seed", "1"]) == 0
+    game = sgf.load(annotated)
+    nodes = [n for n in game.mainline() if n.move is not None]
+    assert len(nodes) == board.ply
+    assert all(n.get("XB") is not None and "mcts: played" in n.comment for n in nodes)
+    again = sgf.loads(sgf.dumps(game))  # the values survive a round trip
+    assert [n.get("XV") for n in again.mainline()] == [n.get("XV") for n in game.mainline()]
+
+
+def test_selfplay_with_the_search_is_the_same_for_any_threads() -> None:
+    a = blokus.selfplay("duo", games=3, seed=4, threads=1, policy="mcts", simulations=20, keep_moves=True)
+    b = blokus.selfplay("duo", games=3, seed=4, threads=2, policy="mcts", simulations=20, keep_moves=True)
+    assert a.moves == b.moves and (a.points == b.points).all()
+    for moves in a.moves or []:
+        Board("duo", moves)  # every game replays by the rules
