@@ -8,6 +8,7 @@ use crate::position::Position;
 use crate::rng::Rng;
 use crate::tables::Tables;
 
+use super::parallel::share;
 use super::playout::Playout;
 
 /// How a colour chooses its move.
@@ -59,29 +60,28 @@ pub fn selfplay(
     let threads = threads.clamp(1, games.max(1));
     let mut records: Vec<Option<GameRecord>> = vec![None; games];
     let chunk = games.div_ceil(threads).max(1);
-    std::thread::scope(|s| {
-        for (k, slot) in records.chunks_mut(chunk).enumerate() {
-            let t = Arc::clone(t);
-            s.spawn(move || {
-                // One playout per thread, reused from game to game.
-                let mut game = Playout::new(&t);
-                let mut greedy = Greedy::default();
-                for (j, r) in slot.iter_mut().enumerate() {
-                    let i = first + (k * chunk + j) as u64;
-                    let mut rng = Rng::new(game_seed(seed, i));
-                    let mut moves = Vec::new();
-                    let kept = keep_moves.then_some(&mut moves);
-                    let (points, plies) = match policy {
-                        Policy::Uniform => (game.play_out(&mut rng, kept), game.plies()),
-                        Policy::Greedy => greedy.play_out(&t, &mut rng, kept),
-                    };
-                    *r = Some(GameRecord {
-                        moves,
-                        plies,
-                        points,
-                    });
-                }
-            });
+    let runs: Vec<(usize, &mut [Option<GameRecord>])> =
+        records.chunks_mut(chunk).enumerate().collect();
+    share(runs, threads, |runs| {
+        // One playout per thread, reused from game to game.
+        let mut game = Playout::new(t);
+        let mut greedy = Greedy::default();
+        for (k, slot) in runs {
+            for (j, r) in slot.iter_mut().enumerate() {
+                let i = first + (k * chunk + j) as u64;
+                let mut rng = Rng::new(game_seed(seed, i));
+                let mut moves = Vec::new();
+                let kept = keep_moves.then_some(&mut moves);
+                let (points, plies) = match policy {
+                    Policy::Uniform => (game.play_out(&mut rng, kept), game.plies()),
+                    Policy::Greedy => greedy.play_out(t, &mut rng, kept),
+                };
+                *r = Some(GameRecord {
+                    moves,
+                    plies,
+                    points,
+                });
+            }
         }
     });
     records.into_iter().flatten().collect()
