@@ -48,7 +48,7 @@ def test_push_pop_and_move_stack() -> None:
     assert b.peek() == b.parse_move("j5")
     assert str(b.pop()) == "j5"
     assert str(b.pop()) == "e10,d11,e11,f11,e12"
-    assert b == before and hash(b) == hash(before)
+    assert b == before and b.zobrist_hash() == before.zobrist_hash()
     with pytest.raises(IndexError):
         b.pop()
 

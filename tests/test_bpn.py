@@ -26,7 +26,7 @@ def same_position(a: Board, b: Board) -> None:
     assert [len(a.pieces_left(c)) for c in range(a.variant.num_colors)] == [
         len(b.pieces_left(c)) for c in range(b.variant.num_colors)
     ]
-    assert a._core.out == b._core.out and hash(a) == hash(b)
+    assert a._core.out == b._core.out and a.zobrist_hash() == b.zobrist_hash()
 
 
 def test_examples_of_the_readme() -> None:
@@ -351,7 +351,7 @@ def test_3d_setup_boards() -> None:
         (
             "3d_tower -/-/-/a1 b -",
             15,
-            r'expected a piece of Green \(g\) in move text .*: "a1": item 1 \("a1"\) is not a cube like a1@2',
+            r'expected a piece of Green \(g\) in move text .*: item 1 \("a1"\) is not a cube like a1@2',
         ),
         ("3d_tower -/-/-/a1@1,a1@9 b -", 15, r"above the height limit of its column \(level 8\)"),
         ("3d_tower -/-/-/a1@1,c1@1 b -", 15, "do not form a piece"),

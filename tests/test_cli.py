@@ -143,7 +143,7 @@ def test_match_sprt_and_equal_time_flags(capsys: pytest.CaptureFixture[str]) -> 
         (["match", "random", "greedy", "--equal-time", "3"], "--equal-time 3: engines are numbered 1 to 2"),
         (["match", "random", "greedy", "--sprt", "5", "1"], "elo0 < elo1"),
         (["match", "random", "greedy", "--openings", "/no/such/file"], "/no/such/file: No such file or directory"),
-        (["gtp", "--bot", "mcts"], "bot 'mcts' (MctsBot) is not available yet"),
+        (["gtp", "--bot", "mcts:depth=3"], "bot 'mcts' has no option 'depth'"),
         (["gtp", "--bot", "greedy", "--threads", "2"], "bot 'greedy' has no option 'threads'"),
         (["gtp", "--bot", "pentobi-gtp --nobook"], "serves a built-in bot"),
         (["gtp", "--frobnicate"], "unrecognized arguments: --frobnicate"),

@@ -149,8 +149,8 @@ def test_seat_counts(variant: str, engines: list[str], message: str) -> None:
 
 
 def test_bad_arguments() -> None:
-    with pytest.raises(InvalidBotSpecError, match="not available yet"):
-        match(["random", "mcts:seconds=0.1"], "duo", games=1)
+    with pytest.raises(InvalidBotSpecError, match="seconds must be a positive number"):
+        match(["random", "mcts:seconds=-1"], "duo", games=1)
     with pytest.raises(BlokusError, match="at least two engines"):
         match(["random"], "duo")
     with pytest.raises(BlokusError, match="an SPRT needs two distinct engines"):

@@ -165,21 +165,17 @@ def test_gymnasium_vector_env() -> None:
     assert finished >= 4
 
 
-def test_batch_env_of_a_variant_without_placements() -> None:
-    # A hexagon of edge 1 has no room for a six-triangle piece: no action at all.
-    v = blokus.Variant(
-        {
-            "id": "tiny",
-            "board": {"geometry": "triangle", "edge": 1},
-            "colors": ["A"],
-            "players": [[0]],
-            "shared_start_points": ["a1"],
-            "pieces": {"only": ["I6"]},
-        }
-    )
-    assert v.num_placements == 0
-    for threads in (1, 2, 3):
-        env = BatchEnv(v, batch_size=2, threads=threads)
-        assert env.legal_action_mask.shape == (2, 0) and env.terminated.all()
-        env.step([0, 0])  # finished games ignore their actions
-        assert (env.current_player == -1).all()
+def test_a_variant_without_placements_is_refused() -> None:
+    # A hexagon of edge 1 has no room for a six-triangle piece: no action at all, so no game
+    # for any adapter to play.
+    spec = {
+        "id": "tiny",
+        "board": {"geometry": "triangle", "edge": 1},
+        "colors": ["A"],
+        "players": [[0]],
+        "shared_start_points": ["a1"],
+        "pieces": {"only": ["I6"]},
+    }
+    with pytest.raises(blokus.InvalidVariantError, match="pieces: no piece fits the board of 6 cells") as e:
+        blokus.Variant(spec)
+    assert e.value.field == "pieces"

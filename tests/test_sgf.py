@@ -474,7 +474,7 @@ def test_lone_surrogates_are_refused_saying_what_and_where(tmp_path: Path) -> No
     with pytest.raises(SgfError, match=r"cannot write PB\[Jos\\udce9\] of node 0"):
         sgf.dumps(game)
     game.end().set("W", "j5\ud800")
-    with pytest.raises(blokus.InvalidMoveError, match=r"W\[j5\\ud800\]: '\\ud800' is a lone surrogate"):
+    with pytest.raises(blokus.InvalidMoveError, match=r"W\[j5\\ud800\]: character 3 \(in item 1\) is a lone surrogate"):
         game.end().board()
 
 

@@ -122,10 +122,10 @@ def test_spec_files(tmp_path: Path) -> None:
         ({"board": {"geometry": "hex", "width": 7, "height": 7}}, 'board.geometry: unknown geometry "hex"'),
         ({"board": {"geometry": "square", "width": 7, "height": 7, "holes": ["z1"]}}, "board.holes: z1 is off"),
         ({"board": {"geometry": "square", "width": 30, "height": 30}}, "board: 900 cells, at most 512"),
-        ({"scoring": "fancy"}, "scoring: unknown variant `fancy`"),
+        ({"scoring": "fancy"}, r'scoring: unknown value "fancy" \(known: advanced, basic\)'),
         ({"colours": ["a"]}, "unknown field `colours`"),
         ({"id": ""}, "id: "),
-        ({"shared_start_points": ["a1"]}, "give one or the other"),
+        ({"shared_start_points": ["a1"]}, "give start_points or shared_start_points, not both"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(changes: dict[str, Any], message: str) -> None:

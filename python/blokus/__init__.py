@@ -13,9 +13,12 @@ from blokus import _blokus, bots, errors, gtp, sgf, svg
 from blokus.board import Board, LegalMoves, Move, Outcome
 from blokus.errors import (
     BlokusError,
+    BusyError,
     IllegalMoveError,
+    InvalidArgumentError,
     InvalidMoveError,
     InvalidPositionError,
+    InvalidTypeError,
     InvalidVariantError,
     SgfError,
     UnknownVariantError,
@@ -30,9 +33,12 @@ __version__: str = _blokus.__version__
 __all__ = [
     "BlokusError",
     "Board",
+    "BusyError",
     "IllegalMoveError",
+    "InvalidArgumentError",
     "InvalidMoveError",
     "InvalidPositionError",
+    "InvalidTypeError",
     "InvalidVariantError",
     "LegalMoves",
     "MatchResult",

@@ -9,8 +9,14 @@ import numpy.typing as npt
 _T = TypeVar("_T")
 
 __version__: str
+#: The most threads a call may ask for.
+MAX_THREADS: int
+#: The most games one call of ``selfplay_games`` plays.
+MAX_GAMES_PER_CALL: int
 
 __all__ = [
+    "MAX_GAMES_PER_CALL",
+    "MAX_THREADS",
     "BatchCore",
     "BoardCore",
     "SearchCore",

@@ -13,14 +13,13 @@ mask after every step, so the two figures differ by what Python and the binding 
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 import time
 from dataclasses import dataclass
 from typing import Callable, TextIO
 
-from blokus import _blokus
+from blokus import _arguments, _blokus
 from blokus.board import Board
 from blokus.progress import Progress
 from blokus.selfplay import selfplay
@@ -194,7 +193,7 @@ def run(
     # redirected sys.stdout (or a test's capture) is the one written to.
     out = out or sys.stdout
     progress_stream = progress_stream or sys.stderr
-    threads = threads or os.cpu_count() or 1
+    threads = _arguments.threads(threads)
     bar = Progress(2 * len(variants) + 4, progress_stream, progress_stream.isatty())
     rows = []
     for vid in variants:

@@ -4,22 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Any, Union
 
-from blokus import _blokus
-from blokus.errors import InvalidMoveError, InvalidPositionError
+from blokus import _arguments, _blokus
+from blokus.errors import (
+    InvalidArgumentError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidTypeError,
+)
 from blokus.variant import Piece, Variant, VariantLike, variant
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-#: What :meth:`Board.push` and friends accept: a :class:`Move`, move text, or a placement id.
+#: What :meth:`Board.push` and friends accept: a :class:`Move`, move text, or a placement id
+#: (any integer, numpy's too, but not a bool).
 MoveLike = Union["Move", str, int]
 
 
 class Move:
-    """A placement of one piece: small, immutable, hashable.
+    """A placement of one piece: small, immutable, hashable, picklable.
 
     ``str(move)`` is the canonical Pentobi text (cells sorted by row, then column); ``move.id``
     the dense placement id (the RL action); ``move.piece`` the :class:`Piece`; ``move.cells`` the
@@ -29,16 +35,16 @@ class Move:
     __slots__ = ("_id", "_variant")
 
     def __init__(self, variant: Variant, id: int) -> None:
-        if not 0 <= id < variant.num_placements:
-            raise InvalidMoveError(f"no placement {id} in {variant.id} (ids are 0..{variant.num_placements - 1})")
+        if not isinstance(variant, Variant):
+            raise InvalidTypeError(f"a move's variant is a Variant, not {type(variant).__name__}", "variant")
         self._variant = variant
-        self._id = id
+        self._id = _checked_id(variant, id)
 
     @classmethod
     def from_text(cls, variant_: VariantLike, text: str) -> Move:
         """Parses Pentobi move text (any cell order, any case)."""
         v = variant(variant_)
-        return cls(v, v._tables.parse_move(text))
+        return cls(v, v._tables.parse_move(_text(text)))
 
     @property
     def id(self) -> int:
@@ -72,6 +78,39 @@ class Move:
 
     def __hash__(self) -> int:
         return hash((self._variant.id, self._id))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Move, (self._variant, self._id))
+
+    def __copy__(self) -> Move:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Move:
+        return self  # immutable
+
+
+def _checked_id(v: Variant, id: object) -> int:
+    """A placement id of ``v``: any integer but a bool, in range; else
+    :class:`~blokus.errors.InvalidMoveError` (:class:`~blokus.errors.InvalidTypeError` for no
+    integer)."""
+    n = _arguments.integer(id, "a placement id")
+    if not 0 <= n < v._num_placements:
+        raise InvalidMoveError(f"no placement {_arguments.shown(n)} in {v.id} (ids are 0..{v._num_placements - 1})")
+    return n
+
+
+def _scoring(scoring: object) -> str | None:
+    if scoring is None or (isinstance(scoring, str) and scoring in ("advanced", "basic")):
+        return scoring
+    raise InvalidArgumentError(f"scoring must be 'advanced' or 'basic', not {_arguments.shown(scoring)}", "scoring")
+
+
+def _text(text: object) -> str:
+    """Move text: a str (a lone surrogate in it is refused by the engine, as text that names no
+    placement)."""
+    if not isinstance(text, str):
+        raise InvalidTypeError(f"move text is a str, not {type(text).__name__}", "text")
+    return text
 
 
 def _moves_of(v: Variant) -> list[Move]:
@@ -109,11 +148,13 @@ class LegalMoves:
         return self._board._core.turn is not None
 
     def __contains__(self, move: object) -> bool:
-        if not isinstance(move, (Move, str, int)):
+        """Whether ``move`` is a legal move here: anything that is no move of this variant (a
+        bool, a float, text that names no placement, another variant's move) is not."""
+        if isinstance(move, bool):
             return False
         try:
-            return self._board.is_legal(move)
-        except InvalidMoveError:
+            return self._board.is_legal(move)  # type: ignore[arg-type]  # anything else is refused
+        except (InvalidMoveError, InvalidTypeError):
             return False
 
     def ids(self) -> npt.NDArray[np.uint32]:
@@ -143,6 +184,10 @@ class Outcome:
 
 class Board:
     """A Blokus game: the position, whose turn it is, and the moves played.
+
+    A board is mutable, so it is not hashable (as in python-chess): use :meth:`zobrist_hash`
+    as the key of a transposition table. It pickles and deep-copies (by its variant, the setup
+    it started from and its moves) to an equal board.
 
     >>> b = Board("duo")
     >>> len(b.legal_moves)
@@ -205,9 +250,7 @@ class Board:
 
     def has_move(self, color: int) -> bool:
         """Whether ``color`` has a legal placement here, its turn or not."""
-        if not 0 <= color < self._variant.num_colors:
-            raise ValueError(f"{self._variant.id} has no colour {color}")
-        return self._core.has_move(color)
+        return self._core.has_move(self._variant.color(color))
 
     def move_colors(self) -> list[int]:
         """The colour that played each move of :attr:`move_stack`."""
@@ -215,7 +258,7 @@ class Board:
 
     def parse_move(self, text: str) -> Move:
         """The move that move text names (it need not be legal here)."""
-        return Move(self._variant, self._core.tables.parse_move(text))
+        return Move(self._variant, self._variant._tables.parse_move(_text(text)))
 
     def _id(self, move: MoveLike) -> int:
         return _placement_id(self._variant, move)
@@ -248,14 +291,19 @@ class Board:
         2
         """
         v = variant(variant_)
+        turn = _arguments.integer(turn, "turn")
         if not 0 <= turn < v.num_colors:
-            raise InvalidPositionError(f"{v.id} has no colour {turn} (colours are 0..{v.num_colors - 1})")
-        out = sorted(set(out))
-        if any(not 0 <= c < v.num_colors for c in out):
-            bad = next(c for c in out if not 0 <= c < v.num_colors)
-            raise InvalidPositionError(f"{v.id} has no colour {bad} (colours are 0..{v.num_colors - 1})")
+            raise InvalidPositionError(
+                f"{v.id} has no colour {_arguments.shown(turn)} (colours are 0..{v.num_colors - 1})"
+            )
+        colors = sorted({_arguments.integer(c, "out") for c in out})
+        if any(not 0 <= c < v.num_colors for c in colors):
+            bad = next(c for c in colors if not 0 <= c < v.num_colors)
+            raise InvalidPositionError(
+                f"{v.id} has no colour {_arguments.shown(bad)} (colours are 0..{v.num_colors - 1})"
+            )
         ids = [[_placement_id(v, m) for m in ms] for ms in pieces]
-        return cls._from_core(v, _blokus.BoardCore.from_setup(v._tables, ids, turn, True, out))
+        return cls._from_core(v, _blokus.BoardCore.from_setup(v._tables, ids, turn, True, colors))
 
     @classmethod
     def from_bpn(cls, text: str, variant: VariantLike | None = None, moves: Iterable[MoveLike] = ()) -> Board:
@@ -303,6 +351,8 @@ class Board:
         return Board._from_core(self._variant, start)
 
     def is_legal(self, move: MoveLike) -> bool:
+        """Whether the move is legal here; :class:`~blokus.errors.InvalidMoveError` if it names
+        no placement of the variant."""
         return self._core.is_legal(self._id(move))
 
     def why_illegal(self, move: MoveLike) -> str | None:
@@ -311,10 +361,12 @@ class Board:
         return None if reason is None else reason[1]
 
     def push(self, move: MoveLike) -> None:
-        """Plays a move for the colour to move. Raises :class:`~blokus.errors.IllegalMoveError`
-        (board unchanged) if it is not legal, :class:`~blokus.errors.InvalidMoveError` if the
-        text names no placement."""
-        if type(move) is int and move >= 0:
+        """Plays a move for the colour to move: a :class:`Move`, move text, or a placement id
+        (any integer, numpy's too, not a bool). Raises
+        :class:`~blokus.errors.IllegalMoveError` (board unchanged, with the rule broken in
+        ``reason`` and ``cell``) if it is not legal, :class:`~blokus.errors.InvalidMoveError` if
+        it names no placement."""
+        if type(move) is int and 0 <= move < self._variant._num_placements:
             self._core.push(move)
         elif isinstance(move, str):
             self._core.push_text(move)
@@ -347,11 +399,11 @@ class Board:
     def points(self, scoring: str | None = None) -> list[int]:
         """Points per colour: cells placed plus bonuses (``"advanced"``), or minus cells left
         in hand (``"basic"``); the variant's default if not given."""
-        return self._core.points(scoring)
+        return self._core.points(_scoring(scoring))
 
     def scores(self, scoring: str | None = None) -> list[int]:
         """Score per player: the points of its colours (a shared colour counts for nobody)."""
-        return self._core.scores(scoring)
+        return self._core.scores(_scoring(scoring))
 
     def outcome(self) -> Outcome | None:
         """``None`` while the game goes on; then winners, scores, points and result line."""
@@ -370,14 +422,22 @@ class Board:
         return self._core.result_line()
 
     def perft(self, depth: int) -> int:
-        """Number of move sequences of length ``depth`` from here (runs without the GIL)."""
-        if depth < 0:
-            raise ValueError(f"perft depth must be >= 0, not {depth}")
+        """Number of move sequences of length ``depth`` from here (0 up to the most moves a game
+        has). It counts on a copy of the board without the GIL, and stops with
+        ``KeyboardInterrupt`` on Ctrl-C."""
+        most = self._variant.max_plies
+        depth = _arguments.integer(depth, "depth")
+        if not 0 <= depth <= most:
+            raise InvalidArgumentError(
+                f"perft depth must be 0 to {most} (a game of {self._variant.id} has at most {most} moves), "
+                f"not {_arguments.shown(depth)}",
+                "depth",
+            )
         return self._core.perft(depth)
 
     def pieces_left(self, color: int) -> list[Piece]:
         """The pieces a colour still has (a piece with two copies left appears twice)."""
-        left = self._core.pieces_left()[color]
+        left = self._core.pieces_left()[self._variant.color(color)]
         return [p for p, n in zip(self._variant.pieces, left) for _ in range(n)]
 
     def heights(self) -> npt.NDArray[np.int32]:
@@ -393,7 +453,7 @@ class Board:
     def _height_map(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
         hm = self._core.height_map()
         if hm is None:
-            raise ValueError(f"{self._variant.id} is a flat board; only Blokus 3D boards have heights")
+            raise InvalidArgumentError(f"{self._variant.id} is a flat board; only Blokus 3D boards have heights")
         return hm
 
     def top_cubes(self) -> list[int | None]:
@@ -406,10 +466,33 @@ class Board:
         return self._core.cell_colors()
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Board) and self._core == other._core
+        """Boards are equal when their variants, positions and moves are."""
+        return isinstance(other, Board) and self._variant == other._variant and self._core == other._core
 
-    def __hash__(self) -> int:
+    #: A board is mutable: a set or dict would lose it after a move (use :meth:`zobrist_hash`).
+    __hash__ = None  # type: ignore[assignment]
+
+    def zobrist_hash(self) -> int:
+        """A 64-bit key of the position, for transposition tables: the same for the same
+        position however it was reached (by moves, in any order, or as a setup) and from run to
+        run; it covers each colour's cells, pieces in hand and last piece, the colours out and
+        the colour to move (not the moves that led there).
+
+        >>> a = Board("duo", ["e10", "j5", "f9,f8"])
+        >>> b = Board.from_setup("duo", [["e10", "f9,f8"], ["j5"]], turn=1)
+        >>> a.zobrist_hash() == b.zobrist_hash()
+        True
+        """
         return self._core.hash
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # By the variant (its id or spec), the setup it started from, and the moves.
+        start = self._start()
+        setup = None if start is None else (start._core.placements(), start._core.turn, start._core.out)
+        return (_rebuild, (self._variant, setup, self._core.moves()))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Board:
+        return self.copy()  # the variant is immutable and shared
 
     def __str__(self) -> str:
         from blokus.text import board_text
@@ -434,14 +517,28 @@ class Board:
         return f"blokus.Board({name}{more})"
 
 
-def _placement_id(v: Variant, move: MoveLike) -> int:
+def _rebuild(v: Variant, setup: tuple[list[list[int]], int | None, list[int]] | None, moves: list[int]) -> Board:
+    """The board :meth:`Board.__reduce__` describes."""
+    if setup is None:
+        core = _blokus.BoardCore(v._tables)
+    else:
+        placements, turn, out = setup
+        core = _blokus.BoardCore.from_setup(v._tables, placements, turn, False, out)
+    for id in moves:
+        core.push(id)
+    return Board._from_core(v, core)
+
+
+def _placement_id(v: Variant, move: object) -> int:
     if isinstance(move, Move):
         if move._variant is not v and move._variant != v:
             raise InvalidMoveError(f"move {move} belongs to {move.variant.id}, not {v.id}")
-        return move.id
+        return move._id
     if isinstance(move, str):
         return v._tables.parse_move(move)
-    if isinstance(move, int) and not isinstance(move, bool):
-        Move(v, move)  # validates the id
-        return move
-    raise TypeError(f"a move is a Move, move text or a placement id, not {type(move).__name__}")
+    try:
+        return _checked_id(v, move)
+    except InvalidTypeError:
+        raise InvalidTypeError(
+            f"a move is a Move, move text or a placement id, not {type(move).__name__}", "move"
+        ) from None

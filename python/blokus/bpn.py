@@ -34,7 +34,8 @@ import re
 from typing import TYPE_CHECKING, Callable
 
 from blokus import _blokus
-from blokus.errors import InvalidMoveError, InvalidPositionError
+from blokus._arguments import shown
+from blokus.errors import InvalidMoveError, InvalidPositionError, InvalidTypeError
 from blokus.variant import Variant, VariantLike, variant, variants
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
     from blokus.board import Board
 
     if not isinstance(text, str):
-        raise TypeError(f"a position string is a str, not {type(text).__name__}")
+        raise InvalidTypeError(f"a position string is a str, not {type(text).__name__}")
     fields = [(m.start(), m.group()) for m in _FIELD.finditer(text)]
 
     def fail(position: int, message: str) -> InvalidPositionError:
@@ -95,10 +96,12 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
     if variant_ is not None:
         v = variant(variant_)
         if vid != v.id:
-            raise fail(at, f"expected the variant id {v.id!r}, found {vid!r}")
+            raise fail(at, f"expected the variant id {v.id!r}, found {shown(vid)}")
     else:
         if vid not in variants():
-            raise fail(at, f"expected a variant id ({', '.join(variants())}), found {vid!r}")
+            ids = variants()
+            known = ", ".join(ids[:8]) + f", ... ({len(ids)} ids: blokus.variants())"
+            raise fail(at, f"expected a variant id ({known}), found {shown(vid)}")
         v = variant(vid)
     letters = v.color_letters
     names = ", ".join(f"{letter} {name}" for letter, name in zip(letters, v.colors))
@@ -108,9 +111,9 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
             "the colour to move (a colour letter or -)",
             "the colours out (letters or -)",
         ]
-        raise fail(len(text), f"expected {what[len(fields) - 1]} after {fields[-1][1][:20]!r}")
+        raise fail(len(text), f"expected {what[len(fields) - 1]} after {shown(fields[-1][1])}")
     if len(fields) > 4:
-        raise fail(fields[4][0], f"expected the end of the string after the four fields, found {fields[4][1]!r}")
+        raise fail(fields[4][0], f"expected the end of the string after the four fields, found {shown(fields[4][1])}")
 
     at, field = fields[1]
     if v.geometry == "cube":
@@ -125,7 +128,9 @@ def read(text: str, variant_: VariantLike | None = None) -> Board:
     elif len(turn_text) == 1 and turn_text in letters:
         turn = letters.index(turn_text)
     else:
-        raise fail(at_turn, f"expected the colour to move ({names}) or '-' when the game is over, found {turn_text!r}")
+        raise fail(
+            at_turn, f"expected the colour to move ({names}) or '-' when the game is over, found {shown(turn_text)}"
+        )
     at_out, out_text = fields[3]
     out: list[int] = []
     if out_text != "-":
@@ -185,9 +190,15 @@ def _read_cells(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[
             j = i
             while j < len(text) and text[j].isdigit() and text[j].isascii():
                 j += 1
+            if text[i] == "0":
+                raise fail(here, f"a count of empty cells is 1 or more without leading zeros, not {shown(text[i:j])}")
+            if j - i > len(str(len(rows[row]))):
+                # More digits than any count of this row has: it cannot fit (and is not read).
+                raise fail(
+                    here,
+                    f"a count of {j - i} digits does not fit in row {row + 1} from the top, which has {len(rows[row])} cells",
+                )
             run = int(text[i:j])
-            if run == 0 or text[i] == "0":
-                raise fail(here, f"a count of empty cells is 1 or more without leading zeros, not {text[i:j]!r}")
             if col + run > len(rows[row]):
                 raise fail(
                     here,
@@ -225,8 +236,7 @@ def _read_cells(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list[
     for color, cells, placement in groups:
         first = min(offset[c] for c in cells)
         if placement is None:
-            shown = v.cells_text(cells)
-            raise fail(first, f"the cells {shown} of {v.colors[color]} form no piece of {v.id}")
+            raise fail(first, f"the cells {v.cells_text(cells)} of {v.colors[color]} form no piece of {v.id}")
         marks = {upper[c] for c in cells}
         if len(marks) > 1:
             mixed = min(offset[c] for c in cells if upper[c] != upper[cells[0]])
@@ -287,18 +297,12 @@ def _read_pieces(v: Variant, at: int, text: str, fail: _Fail) -> tuple[list[list
                 except InvalidMoveError as e:
                     raise fail(
                         offset,
-                        f"expected a piece of {name} in move text like a1@1,b1@1 (or '-' alone for none): {_reason(e)}",
+                        f"expected a piece of {name} in move text like a1@1,b1@1 (or '-' alone for none): {e.reason or e}",
                     ) from None
                 where[color].append(offset)
                 offset += len(piece) + 1
         start += len(part) + 1
     return placements, where
-
-
-def _reason(e: InvalidMoveError) -> str:
-    """The engine's reason why move text names no placement, with the text in quotes."""
-    message = str(e)
-    return message[len("invalid move ") :] if message.startswith("invalid move ") else message
 
 
 def _cells(n: int, word: str = "cell") -> str:

@@ -4,17 +4,55 @@ engine and matches between engines."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
+from blokus import _arguments
 from blokus.board import Board
 from blokus.errors import BlokusError
 from blokus.progress import Progress
 from blokus.selfplay import selfplay
 from blokus.variant import Variant, variant, variants
+
+
+def _integer(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            # Up to 30 characters: no count needs more, and a longer number is not read.
+            n = int(text) if len(text) <= 30 else None
+        except ValueError:
+            n = None
+        if n is None:
+            what = f"a number of {len(text)} characters" if len(text) > 30 else _arguments.shown(text)
+            raise argparse.ArgumentTypeError(f"expected an integer of at most 30 digits, not {what}")
+        if n < low or (high is not None and n > high):
+            bounds = f"{low} to {high}" if high is not None else f"{low} or more"
+            raise argparse.ArgumentTypeError(f"expected {bounds}, not {n}")
+        return n
+
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above 0."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {_arguments.shown(text)}") from None
+    if not (math.isfinite(x) and x > 0):
+        raise argparse.ArgumentTypeError(f"expected a finite number of seconds above 0, not {_arguments.shown(text)}")
+    return x
+
+
+_count = _integer(0)
+_seed = _integer(0, _arguments.MAX_U64)
+_threads = _integer(1, _arguments.MAX_THREADS)
 
 
 def _variant_arg(text: str) -> Variant:
@@ -289,16 +327,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     p = sub.add_parser("selfplay", help="play random games in Rust; print games/s and score statistics")
     p.add_argument("--variant", default="classic", help="variant id, or a .toml/.json spec file")
-    p.add_argument("--games", type=int, default=10_000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=None, help="default: every core")
+    p.add_argument("--games", type=_count, default=10_000)
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--threads", type=_threads, default=None, help="default: every core")
     p.add_argument(
         "--policy",
         choices=["uniform", "greedy", "mcts"],
         default="uniform",
         help="how moves are chosen: uniformly, largest piece first, or by the MCTS bot's search",
     )
-    p.add_argument("--simulations", type=int, default=200, help="with --policy mcts: the search's simulations per move")
+    p.add_argument(
+        "--simulations", type=_count, default=200, help="with --policy mcts: the search's simulations per move"
+    )
     p.set_defaults(run=_cmd_selfplay)
 
     p = sub.add_parser("perft", help="count move sequences to a depth")
@@ -309,9 +349,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     p = sub.add_parser("bench", help="games/s, legal moves/s and perft speed per variant")
     p.add_argument("--variant", action="append", help="a variant id (repeat for several; default: all)")
-    p.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
-    p.add_argument("--threads", type=int, default=None, help="threads for the all-core figure")
-    p.add_argument("--rl-games", type=int, default=20, help="games per loop in the blokus-rl comparison")
+    p.add_argument("--seconds", type=_seconds, default=1.0, help="time per measurement")
+    p.add_argument("--threads", type=_threads, default=None, help="threads for the all-core figure")
+    p.add_argument("--rl-games", type=_integer(1), default=20, help="games per loop in the blokus-rl comparison")
     p.set_defaults(run=_cmd_bench)
 
     p = sub.add_parser("variants", help="list the built-in variants")
@@ -320,8 +360,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("render", help="draw a game (.blksgf) or a position (BPN) as SVG")
     p.add_argument("source", help="a .blksgf file, or a BPN position string")
     p.add_argument("-o", "--output", help="the .svg file to write (default: standard output)")
-    p.add_argument("--move", type=int, default=None, help="draw the main line after this many moves (default: the end)")
-    p.add_argument("--size", type=int, default=None, help="width in pixels")
+    p.add_argument(
+        "--move", type=_count, default=None, help="draw the main line after this many moves (default: the end)"
+    )
+    p.add_argument("--size", type=_integer(1, 100_000), default=None, help="width in pixels")
     p.add_argument("--no-coordinates", action="store_true", help="leave out column letters and row numbers")
     p.add_argument("--no-last-move", action="store_true", help="do not outline the last move")
     p.add_argument(
@@ -341,9 +383,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--bot", default="greedy", help="random, greedy or mcts, with options: greedy:seed=3 (default greedy)"
     )
-    p.add_argument("--seed", type=int, default=None, help="the bot's random seed")
-    p.add_argument("--seconds", type=float, default=None, help="the bot's time per move (bots that search)")
-    p.add_argument("--threads", type=int, default=None, help="the bot's threads (bots that search)")
+    p.add_argument("--seed", type=_seed, default=None, help="the bot's random seed")
+    p.add_argument("--seconds", type=_seconds, default=None, help="the bot's time per move (bots that search)")
+    p.add_argument("--threads", type=_threads, default=None, help="the bot's threads (bots that search)")
     p.set_defaults(run=_cmd_gtp)
 
     def bot_options(p: argparse.ArgumentParser, default: str) -> None:
@@ -411,6 +453,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("blokus: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:
+        print("blokus: out of memory", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,4 +1,12 @@
-"""Exceptions raised by blokus. All derive from :class:`BlokusError`; bad input also from ``ValueError``."""
+"""Exceptions raised by blokus. All derive from :class:`BlokusError`, a ``ValueError``; an
+argument of the wrong type is also a ``TypeError`` (:class:`InvalidTypeError`).
+
+They are defined here once; the Rust core raises these very classes. Where a caller would
+branch on what went wrong, the exception says it in fields (``reason`` and ``cell`` of an
+illegal move, ``index`` of the bad item of move text, ``field`` of a variant spec, ``line``
+and ``column`` of a record), so no caller needs to parse a message. Errors pickle with their
+fields (matches and pools send them between processes).
+"""
 
 from __future__ import annotations
 
@@ -6,13 +14,98 @@ from __future__ import annotations
 class BlokusError(ValueError):
     """Base class of every error raised for bad input to blokus."""
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # The fields are attributes, not arguments: keep them across processes.
+        return (_rebuild, (type(self), self.args, self.__dict__))
+
+
+def _rebuild(cls: type[BlokusError], args: tuple[object, ...], fields: dict[str, object]) -> BlokusError:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(fields)
+    return error
+
+
+class InvalidArgumentError(BlokusError):
+    """An argument out of its range: a negative count or seed, ``threads=0``, a colour the
+    variant does not have, an array of the wrong shape or dtype. ``argument`` names the
+    parameter, where one is at fault."""
+
+    def __init__(self, message: str, argument: str | None = None) -> None:
+        super().__init__(message)
+        #: The name of the parameter at fault, if one is.
+        self.argument = argument
+
+
+class InvalidTypeError(InvalidArgumentError, TypeError):
+    """An argument of the wrong type: a float or a bool where an integer is asked for, an
+    array of floats for placement ids. Also a ``TypeError``."""
+
+
+class BusyError(BlokusError, RuntimeError):
+    """The object is in use by another thread (a :class:`~blokus.rl.BatchEnv` that another
+    thread is stepping). Give each thread its own object; see "Threads" in the README."""
+
 
 class InvalidMoveError(BlokusError):
-    """Move text or a move id that names no placement of the variant (bad cell, no such piece)."""
+    """Move text or a move id that names no placement of the variant (bad cell, no such piece).
+
+    ``text`` is the move text as given (``None`` for an id), ``index`` the 0-based index of
+    its comma-separated item at fault, where one is (``"e10,x9"`` -> 1), and ``reason`` what
+    is wrong with it, in words that do not repeat the text.
+    """
+
+    #: The move text as given, if the error is about text.
+    text: str | None = None
+    #: The 0-based index of the item (a cell) at fault, if one is.
+    index: int | None = None
+    #: What is wrong, without the text (``"item 2 ("x9") is not a cell name like e10"``).
+    reason: str | None = None
+
+    def __init__(
+        self, message: str, text: str | None = None, index: int | None = None, reason: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.text = text
+        self.index = index
+        self.reason = reason
 
 
 class IllegalMoveError(BlokusError):
-    """A placement that is not legal in the position; the board is left unchanged."""
+    """A placement that is not legal in the position; the board is left unchanged.
+
+    ``reason`` is the rule broken, by its short name (``overlap``, ``own_edge``,
+    ``no_start_point``, ``no_corner_contact``, ``piece_used``, ``game_over``, ``unsupported``,
+    ``no_face_contact``, ``first_not_touching``, ``first_off_ground``; a batch action that is
+    no placement id: ``no_placement``), ``cell`` the cell it is broken at (``"e10"``) where
+    there is one, ``move`` the move's canonical text and ``color`` the colour it was tried for.
+    A batch step also sets ``game``, the index of the game at fault.
+    """
+
+    #: The rule broken, by its short name.
+    reason: str | None = None
+    #: The cell the rule is broken at, by name, where there is one.
+    cell: str | None = None
+    #: The move's canonical text.
+    move: str | None = None
+    #: The colour the move was tried for (``None`` once the game is over).
+    color: int | None = None
+    #: In a batch, the index of the game whose action is at fault.
+    game: int | None = None
+
+    def __init__(
+        self,
+        message: str,
+        reason: str | None = None,
+        cell: str | None = None,
+        move: str | None = None,
+        color: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.cell = cell
+        self.move = move
+        self.color = color
 
 
 class InvalidPositionError(BlokusError):
@@ -41,7 +134,16 @@ class UnknownVariantError(BlokusError):
 
 
 class InvalidVariantError(BlokusError):
-    """A variant spec that cannot describe a game; the message says which field is wrong."""
+    """A variant spec that cannot describe a game. ``field`` is the path of the field at fault
+    (``board.holes[3]``, ``bonus.all_placed``), ``None`` when the spec as a whole is (not a
+    table, not plain data); the message starts with it."""
+
+    #: The path of the field at fault, if one is.
+    field: str | None = None
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class SgfError(BlokusError):
@@ -80,17 +182,6 @@ class EngineError(BlokusError):
         self.engine = engine
         self.command = command
         self.stderr = stderr
-
-    def __reduce__(self) -> tuple[object, ...]:
-        # Errors cross process boundaries (matches play in worker processes): keep the fields.
-        return (_rebuild, (type(self), self.args, self.__dict__))
-
-
-def _rebuild(cls: type[EngineError], args: tuple[object, ...], fields: dict[str, object]) -> EngineError:
-    error = cls.__new__(cls)
-    error.args = args
-    error.__dict__.update(fields)
-    return error
 
 
 class EngineTerminatedError(EngineError):
@@ -132,6 +223,7 @@ class EngineResignedError(EngineError):
 
 __all__ = [
     "BlokusError",
+    "BusyError",
     "EngineError",
     "EngineIllegalMoveError",
     "EngineProtocolError",
@@ -141,9 +233,11 @@ __all__ = [
     "EngineTimeoutError",
     "GameOverError",
     "IllegalMoveError",
+    "InvalidArgumentError",
     "InvalidBotSpecError",
     "InvalidMoveError",
     "InvalidPositionError",
+    "InvalidTypeError",
     "InvalidVariantError",
     "SgfError",
     "UnknownVariantError",

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from blokus import _blokus
+from blokus import _arguments, _blokus
 from blokus.board import Board
+from blokus.errors import InvalidArgumentError
 from blokus.variant import Variant, VariantLike, variant
 
 if TYPE_CHECKING:
@@ -18,7 +18,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SelfplayResult:
-    """Results of :func:`selfplay`; row ``i`` is game ``i`` whatever the number of threads."""
+    """Results of :func:`selfplay`; row ``i`` is game ``i`` whatever the number of threads.
+
+    It pickles and deep-copies (the variant by its id or spec) to an equal result: compare the
+    arrays with ``numpy.array_equal``, as ``==`` does for the fields.
+    """
 
     variant: Variant
     #: Points per colour, shape (games, colours).
@@ -45,8 +49,22 @@ class SelfplayResult:
     def board(self, game: int) -> Board:
         """The final position of one game (needs ``keep_moves=True``)."""
         if self.moves is None:
-            raise ValueError("moves were not kept: call selfplay(..., keep_moves=True)")
-        return Board(self.variant, self.moves[game])
+            raise InvalidArgumentError("moves were not kept: call selfplay(..., keep_moves=True)")
+        index = _arguments.in_range(game, "game", 0, self.games - 1) if self.games else None
+        if index is None:
+            raise InvalidArgumentError("no games were played", "game")
+        return Board(self.variant, self.moves[index])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SelfplayResult):
+            return NotImplemented
+        arrays = ("points", "scores", "plies", "winners")
+        return (
+            self.variant == other.variant
+            and all(np.array_equal(getattr(self, a), getattr(other, a)) for a in arrays)
+            and self.seconds == other.seconds
+            and self.moves == other.moves
+        )
 
 
 #: Seconds of play per call into Rust in a long run: between calls Ctrl-C is seen and
@@ -68,39 +86,41 @@ def selfplay(
 
     ``policy`` is ``"uniform"`` (uniformly random legal moves), ``"greedy"`` (uniformly among
     the moves of the largest piece) or ``"mcts"`` (the search of :class:`blokus.bots.MctsBot`
-    for every move, ``simulations`` a move, one thread per game). Game ``i`` depends only on ``seed`` and ``i``, so the result
-    is the same for any ``threads`` (default: every core). A long run is played in slices of
-    about a second: Ctrl-C stops it between two, and ``progress(done, games)`` is called
-    after each.
+    for every move, ``simulations`` a move, one thread per game). Game ``i`` depends only on
+    ``seed`` and ``i``, so the result is the same for any ``threads`` (1 to ``MAX_THREADS``,
+    256; default: every core). A long run is played in slices of about a second: Ctrl-C stops
+    it between two, ``progress(done, games)`` is called after each, and memory grows with the
+    games done.
     """
     v = variant(variant_)
-    if games < 0:
-        raise ValueError(f"games must be >= 0, not {games}")
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in 0..2**64, not {seed}")
-    n_threads = threads if threads is not None else (os.cpu_count() or 1)
-    if n_threads < 1:
-        raise ValueError(f"threads must be >= 1, not {n_threads}")
-    if not isinstance(simulations, int) or simulations < 1:
-        raise ValueError(f"simulations must be a whole number >= 1, not {simulations!r}")
+    games = _arguments.in_range(games, "games", 0, _arguments.MAX_U64)
+    seed = _arguments.seed(seed)
+    n_threads = _arguments.threads(threads)
+    if not isinstance(policy, str) or policy not in ("uniform", "greedy", "mcts"):
+        raise InvalidArgumentError(
+            f"policy must be 'uniform', 'greedy' or 'mcts', not {_arguments.shown(policy)}", "policy"
+        )
+    simulations = _arguments.in_range(simulations, "simulations", 1, 10**9)
+    keep = bool(keep_moves)
+    most = _blokus.MAX_GAMES_PER_CALL
     parts: list[_blokus.SelfplayCore] = []
     done = 0
     # A first slice to learn the rate: a game a thread when every move is a search.
     least = n_threads if policy == "mcts" else 64 * n_threads
-    size = min(games, least)
+    size = min(games, least, most)
     while done < games or not parts:
         n = min(size, games - done)
-        r = _blokus.selfplay_games(v._tables, done, n, seed, n_threads, policy, keep_moves, simulations)
+        r = _blokus.selfplay_games(v._tables, done, n, seed, n_threads, policy, keep, simulations)
         parts.append(r)
         done += n
         if progress is not None:
             progress(done, games)
-        size = max(least, int(n / max(r.seconds, 1e-9) * SLICE_SECONDS))
+        size = min(most, max(least, int(n / max(r.seconds, 1e-9) * SLICE_SECONDS)))
     if len(parts) == 1:
         r = parts[0]
         return SelfplayResult(v, r.points, r.scores, r.plies, r.winners, r.seconds, r.moves)
     moves: list[list[int]] | None = None
-    if keep_moves:
+    if keep:
         moves = []
         for r in parts:
             assert r.moves is not None

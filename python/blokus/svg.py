@@ -18,12 +18,14 @@ True
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Union
 from xml.sax.saxutils import escape
 
+from blokus import _arguments
 from blokus.board import Board, Move
-from blokus.errors import BlokusError
+from blokus.errors import BlokusError, InvalidArgumentError, InvalidTypeError
 from blokus.text import _column_name
 
 __all__ = ["COLORS", "VIEWS", "board"]
@@ -55,6 +57,31 @@ ColorsLike = Union[Sequence[str], Mapping[Union[int, str], str]]
 Point = tuple[float, float]
 
 
+#: What a fill may be: ``#rgb``, ``#rgba``, ``#rrggbb``, ``#rrggbbaa``, a colour name, or
+#: ``rgb()``/``rgba()``/``hsl()``/``hsla()`` of numbers. Nothing else reaches the picture, so
+#: no value can close an attribute or open an element.
+_COLOR = re.compile(
+    r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|[a-zA-Z]{1,30}|(?:rgba?|hsla?)\([0-9.,%/ +-]{1,60}\)"
+)
+
+#: The widest picture drawn, in pixels.
+MAX_SIZE = 100_000
+
+
+def _color(value: object, which: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidTypeError(
+            f"colour {_arguments.shown(which)}: a fill is a str, not {type(value).__name__}", "colors"
+        )
+    if _COLOR.fullmatch(value) is None:
+        raise InvalidArgumentError(
+            f"colour {_arguments.shown(which)}: {_arguments.shown(value)} is not a colour"
+            " (#rgb, #rrggbb, a name like red, or rgb(...))",
+            "colors",
+        )
+    return value
+
+
 def _fills(b: Board, colors: ColorsLike | None) -> list[str]:
     v = b.variant
     fills = [COLORS.get(name, FALLBACK[i % len(FALLBACK)]) for i, name in enumerate(v.colors)]
@@ -64,16 +91,18 @@ def _fills(b: Board, colors: ColorsLike | None) -> list[str]:
         for key, value in colors.items():
             if isinstance(key, str):
                 if key not in v.colors:
-                    raise BlokusError(f"no colour named {key!r} in {v.id} (colours: {', '.join(v.colors)})")
-                fills[v.colors.index(key)] = value
-            elif isinstance(key, int) and 0 <= key < v.num_colors:
-                fills[key] = value
+                    raise InvalidArgumentError(
+                        f"no colour named {_arguments.shown(key)} in {v.id} (colours: {', '.join(v.colors)})", "colors"
+                    )
+                fills[v.colors.index(key)] = _color(value, key)
+            elif isinstance(key, int) and not isinstance(key, bool) and 0 <= key < v.num_colors:
+                fills[key] = _color(value, key)
             else:
-                raise BlokusError(f"no colour {key!r} in {v.id}")
+                raise InvalidArgumentError(f"no colour {_arguments.shown(key)} in {v.id}", "colors")
     else:
         if isinstance(colors, str) or len(colors) != v.num_colors:
-            raise BlokusError(f"give {v.num_colors} colours for {v.id}, one per colour")
-        fills = [str(c) for c in colors]
+            raise InvalidArgumentError(f"give {v.num_colors} colours for {v.id}, one per colour", "colors")
+        fills = [_color(c, i) for i, c in enumerate(colors)]
     return fills
 
 
@@ -140,7 +169,7 @@ def _outline(geo: _Geometry, cells: Sequence[int]) -> list[tuple[Point, Point]]:
 
 def board(
     board: Board,
-    size: int | None = None,
+    size: float | None = None,
     coordinates: bool = True,
     last_move: bool | Move | None = True,
     colors: ColorsLike | None = None,
@@ -158,7 +187,13 @@ def board(
     """
     v = board.variant
     if view not in VIEWS:
-        raise BlokusError(f"view must be one of {', '.join(map(repr, VIEWS))}, not {view!r}")
+        raise InvalidArgumentError(
+            f"view must be one of {', '.join(map(repr, VIEWS))}, not {_arguments.shown(view)}", "view"
+        )
+    if size is not None:
+        width = _arguments.number(size, "size", 0, MAX_SIZE)
+        if width < 1:
+            raise InvalidArgumentError(f"size must be at least 1 pixel, not {_arguments.shown(size)}", "size")
     fills = _fills(board, colors)
     move: Move | None = None
     if isinstance(last_move, Move):
@@ -191,7 +226,7 @@ def _svg_open(width: float, vw: float, vh: float, b: Board) -> list[str]:
 
 
 def _flat(
-    board: Board, size: int | None, coordinates: bool, move: Move | None, fills: list[str], start_points: bool
+    board: Board, size: float | None, coordinates: bool, move: Move | None, fills: list[str], start_points: bool
 ) -> str:
     """Squares or triangles from above."""
     v = board.variant

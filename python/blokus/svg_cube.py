@@ -81,7 +81,7 @@ def _ink(fill: str) -> str:
     return "#ffffff"
 
 
-def top_view(board: Board, size: int | None, coordinates: bool, move: Move | None, fills: Sequence[str]) -> str:
+def top_view(board: Board, size: float | None, coordinates: bool, move: Move | None, fills: Sequence[str]) -> str:
     """The columns from above: each in the colour of its top cube with its height written in it
     (and its height limit small in the corner), an empty column in the board colour with its
     height limit in grey, a missing column left out. Pieces are outlined where the top cubes of neighbouring columns belong to
@@ -218,7 +218,7 @@ def _project(x: float, y: float, z: float) -> Point:
     return (x - y) * COS30, -(x + y) * 0.5 - z
 
 
-def iso_view(board: Board, size: int | None, coordinates: bool, move: Move | None, fills: Sequence[str]) -> str:
+def iso_view(board: Board, size: float | None, coordinates: bool, move: Move | None, fills: Sequence[str]) -> str:
     """The cubes from the front left corner (a1 nearest), above: the structure's floor in the
     board colour, every cube with its top, left and front faces shaded, drawn back to front so
     nearer cubes hide farther ones. Pieces are outlined (cubes of one piece are not); the last

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from os import PathLike
 from typing import Any, Union
 
-from blokus import _blokus
-from blokus.errors import InvalidVariantError
+import numpy as np
+
+from blokus import _arguments, _blokus
+from blokus.errors import InvalidArgumentError, InvalidTypeError, InvalidVariantError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -45,7 +48,18 @@ class Variant:
     Bad specs raise :class:`~blokus.errors.InvalidVariantError` naming the field at fault.
     """
 
-    __slots__ = ("_builtin", "_cell_index", "_moves", "_spec", "_tables", "color_letters", "pieces")
+    __slots__ = (
+        "_builtin",
+        "_cell_index",
+        "_moves",
+        "_num_cells",
+        "_num_colors",
+        "_num_placements",
+        "_spec",
+        "_tables",
+        "color_letters",
+        "pieces",
+    )
 
     def __init__(self, spec: str | Mapping[str, Any]) -> None:
         #: Every placement as a Move, built on first use by the board (moves are immutable).
@@ -57,15 +71,16 @@ class Variant:
             self._spec: dict[str, Any] = json.loads(text)
             self._builtin = True
         elif isinstance(spec, Mapping):
-            try:
-                text = json.dumps(dict(spec), sort_keys=True)
-            except (TypeError, ValueError) as e:
-                raise InvalidVariantError(f"variant spec is not plain data: {e}") from None
+            text = json.dumps(_plain(spec), sort_keys=True, allow_nan=False)
             self._tables = _tables_from_json(text)
             self._spec = json.loads(text)
             self._builtin = False
         else:
-            raise TypeError(f"a variant is an id or a spec mapping, not {type(spec).__name__}")
+            raise InvalidTypeError(f"a variant is an id or a spec mapping, not {type(spec).__name__}", "spec")
+        #: Sizes the API checks arguments against, asked of the tables once.
+        self._num_placements: int = self._tables.num_placements
+        self._num_cells: int = self._tables.num_cells
+        self._num_colors: int = len(self._tables.colors)
         self.pieces: tuple[Piece, ...] = tuple(
             Piece(i, name, len(cells), copies, orientations, tuple(cells))
             for i, (name, cells, copies, orientations) in enumerate(self._tables.pieces())
@@ -88,7 +103,9 @@ class Variant:
         try:
             spec = tomllib.loads(data.decode("utf-8")) if name.endswith(".toml") else json.loads(data)
         except (ValueError, UnicodeDecodeError) as e:
-            raise InvalidVariantError(f"{name}: {e}") from None
+            raise InvalidVariantError(f"{name}: {str(e)[:200]}") from None
+        except RecursionError:
+            raise InvalidVariantError(f"{name}: nested too deeply to be a variant spec") from None
         if not isinstance(spec, dict):
             raise InvalidVariantError(f"{name}: a variant spec is a table/object at the top level")
         return cls(spec)
@@ -122,7 +139,7 @@ class Variant:
 
     @property
     def num_colors(self) -> int:
-        return len(self._tables.colors)
+        return self._num_colors
 
     @property
     def players(self) -> tuple[tuple[int, ...], ...]:
@@ -146,11 +163,16 @@ class Variant:
     @property
     def num_placements(self) -> int:
         """Number of placements: the size of the move-id (action) space."""
-        return self._tables.num_placements
+        return self._num_placements
 
     @property
     def num_cells(self) -> int:
-        return self._tables.num_cells
+        return self._num_cells
+
+    @property
+    def max_plies(self) -> int:
+        """The most moves a game can have: every colour places every piece."""
+        return self.num_colors * sum(p.copies for p in self.pieces)
 
     @property
     def is_builtin(self) -> bool:
@@ -158,7 +180,7 @@ class Variant:
 
     def cell_name(self, cell: int) -> str:
         """The name of cell number ``cell`` (``"e10"``)."""
-        return self._tables.cell_name(cell)
+        return self._tables.cell_name(_arguments.in_range(cell, "cell", 0, self._num_cells - 1))
 
     def cell_coords(self) -> list[tuple[int, int, int]]:
         """``(x, y, z)`` of every cell by number; ``y`` 0 is the bottom row."""
@@ -166,6 +188,8 @@ class Variant:
 
     def cell_index(self, name: str) -> int | None:
         """The number of the cell with this name, or ``None``."""
+        if not isinstance(name, str):
+            raise InvalidTypeError(f"a cell name is a str, not {type(name).__name__}", "name")
         if self._cell_index is None:
             self._cell_index = {self.cell_name(i): i for i in range(self.num_cells)}
         return self._cell_index.get(name.lower())
@@ -190,7 +214,8 @@ class Variant:
         >>> Variant("duo").cells_text([131, 130])
         'e10,f10'
         """
-        return self._tables.cells_text(list(cells))
+        numbers = [_arguments.in_range(c, "cell", 0, self._num_cells - 1) for c in cells]
+        return self._tables.cells_text(numbers)
 
     def column_limits(self) -> list[tuple[int, int, int]] | None:
         """Blokus 3D: ``(x, y, limit)`` of every column of the structure, in column order (the
@@ -205,18 +230,42 @@ class Variant:
         """Start points of each colour, by name."""
         return [[self.cell_name(c) for c in cs] for cs in self._tables.start_points()]
 
+    def color(self, color: object) -> int:
+        """``color`` as a colour of this variant (an integer from 0); else
+        :class:`~blokus.errors.InvalidArgumentError`."""
+        c = _arguments.integer(color, "color")
+        if not 0 <= c < self._num_colors:
+            raise InvalidArgumentError(
+                f"{self.id} has no colour {_arguments.shown(c)} (colours are 0..{self._num_colors - 1})", "color"
+            )
+        return c
+
     def piece(self, name: str) -> Piece:
         """The piece with this name."""
         for p in self.pieces:
             if p.name == name:
                 return p
-        raise KeyError(name)
+        raise KeyError(f"no piece {_arguments.shown(name)} in {self.id}")
 
     def __eq__(self, other: object) -> bool:
+        """Variants are equal when their specs are: two variants built from one spec are, even
+        if their tables were built apart."""
         return self is other or (isinstance(other, Variant) and self._spec == other._spec)
 
     def __hash__(self) -> int:
         return hash(json.dumps(self._spec, sort_keys=True))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled by id (a built-in) or by spec; the tables are built again on the other side.
+        if self._builtin:
+            return (variant, (self.id,))
+        return (Variant, (self._spec,))
+
+    def __copy__(self) -> Variant:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Variant:
+        return self  # immutable
 
     def __repr__(self) -> str:
         if self._builtin:
@@ -224,8 +273,87 @@ class Variant:
         return f"Variant({self._spec!r})"
 
 
+#: How deeply a spec may nest (the deepest of the built-ins nests 3 levels).
+MAX_SPEC_DEPTH = 16
+#: The longest list a spec may hold: the holes of the largest board (64 x 64 squares).
+MAX_SPEC_LIST = 64 * 64
+
+
+def _plain(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """``spec`` as plain JSON data, checked without recursion (so however deep, it is an
+    :class:`~blokus.errors.InvalidVariantError`, not a ``RecursionError``): tables with str
+    keys, lists, strings, bools, ``None``, integers of at most 64 bits and finite floats. The
+    error names the field at fault."""
+    root: dict[str, Any] = {}
+    # (value, its path, the container to put it in, the key there), depth first.
+    todo: list[tuple[Any, str, Any, Any, int]] = [(spec, "", None, None, 0)]
+    while todo:
+        value, path, parent, key, depth = todo.pop()
+        where = path or "variant spec"
+        if depth > MAX_SPEC_DEPTH:
+            raise InvalidVariantError(f"{where}: nested more than {MAX_SPEC_DEPTH} levels deep", path or None)
+        out: Any
+        if isinstance(value, Mapping):
+            out = {}
+            for k, v in value.items():
+                if not isinstance(k, str) or not _is_text(k):
+                    what = type(k).__name__ if not isinstance(k, str) else "a str with a lone surrogate"
+                    raise InvalidVariantError(f"{where}: field names are str, not {what}", path or None)
+                name = k if len(k) <= 30 else k[:27] + "..."  # a path for messages: short
+                todo.append((v, f"{path}.{name}" if path else name, out, k, depth + 1))
+        elif isinstance(value, (list, tuple)):
+            if len(value) > MAX_SPEC_LIST:
+                raise InvalidVariantError(
+                    f"{where}: {len(value)} items; no list of a spec has more than {MAX_SPEC_LIST}", path or None
+                )
+            if all(type(v) is str and _is_text(v) for v in value):
+                out = list(value)  # the common case, without a step per item
+            else:
+                out = [None] * len(value)
+                todo.extend((v, f"{path}[{i}]", out, i, depth + 1) for i, v in enumerate(value))
+        elif value is None:
+            out = value
+        elif isinstance(value, str):
+            if not _is_text(value):
+                raise InvalidVariantError(f"{where}: a lone surrogate is not a character", path or None)
+            out = value
+        elif isinstance(value, (bool, np.bool_)):
+            out = bool(value)
+        elif isinstance(value, (int, np.integer)):
+            out = int(value)
+            if out.bit_length() > 64:
+                raise InvalidVariantError(f"{where}: {_arguments.shown(out)} is out of range", path or None)
+        elif isinstance(value, (float, np.floating)):
+            value = float(value)
+            if not math.isfinite(value):
+                raise InvalidVariantError(f"{where}: {value} is not a finite number", path or None)
+            out = value
+        else:
+            raise InvalidVariantError(
+                f"{where}: {type(value).__name__} is not plain data (tables, lists, strings, numbers)", path or None
+            )
+        if parent is None:
+            root = out
+        else:
+            parent[key] = out
+    return root
+
+
+def _is_text(text: str) -> bool:
+    """Whether ``text`` is Unicode text (holds no lone surrogate), as JSON needs."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 @functools.lru_cache(maxsize=64)
 def _tables_from_json(text: str) -> _blokus.TablesCore:
+    # Keyed by the canonical spec text; equality of variants and boards compares specs, so a
+    # variant built again after its tables left the cache is still equal to the first.
     return _blokus.TablesCore.from_json(text)
 
 
@@ -239,7 +367,7 @@ def variant(spec: VariantLike) -> Variant:
     if isinstance(spec, Variant):
         return spec
     if isinstance(spec, str):
-        return _builtin(spec)
+        return _builtin(spec)  # an unknown id raises, so only the built-ins are cached
     return Variant(spec)
 
 

@@ -8,12 +8,11 @@ colours``, on the board's grid (top row first; off-board points are 0).
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from blokus import _blokus
+from blokus import _arguments, _blokus
 from blokus.board import Board
 from blokus.variant import Variant, VariantLike, variant
 
@@ -40,14 +39,19 @@ class BatchEnv:
     A finished game ignores its action until it is reset (``reset(mask)`` resets some games).
     The arrays are read-only views (the environment updates a mask row by unsetting the ids it
     set before, so it must be the only writer); copy one to change it.
+
+    Actions are integers (any integer dtype); an array of floats, bools or strings, or of the
+    wrong shape, is refused, never cast. The sizes are checked before anything is allocated (a
+    batch that does not fit in memory is a ``MemoryError``). One thread at a time: a thread that
+    steps or resets while another does gets :class:`~blokus.errors.BusyError`, and the arrays
+    change under a reader while a step runs.
     """
 
     def __init__(self, variant_: VariantLike = "duo", batch_size: int = 1024, threads: int | None = None) -> None:
         self.variant: Variant = variant(variant_)
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be >= 1, not {batch_size}")
-        n_threads = threads if threads is not None else (os.cpu_count() or 1)
-        self._core = _blokus.BatchCore(self.variant._tables, batch_size, max(1, min(n_threads, batch_size)))
+        batch_size = _arguments.in_range(batch_size, "batch_size", 1, 2**63 - 1)
+        n_threads = _arguments.threads(threads)
+        self._core = _blokus.BatchCore(self.variant._tables, batch_size, min(n_threads, batch_size))
         core = self._core
         self.observation: npt.NDArray[np.uint8] = _read_only(core.observation)
         self.legal_action_mask: npt.NDArray[np.bool_] = _read_only(core.legal_action_mask)
@@ -65,14 +69,16 @@ class BatchEnv:
     def num_actions(self) -> int:
         return self.variant.num_placements
 
-    def reset(self, which: npt.NDArray[np.bool_] | None = None) -> None:
-        """Starts every game again, or those where ``which`` is True."""
-        self._core.reset(None if which is None else np.ascontiguousarray(which, dtype=np.bool_))
+    def reset(self, which: npt.ArrayLike | None = None) -> None:
+        """Starts every game again, or those where ``which`` (bools, or 0 and 1, one per game)
+        is true."""
+        self._core.reset(None if which is None else _arguments.flags(which, "which", self.batch_size))
 
     def step(self, actions: npt.ArrayLike) -> None:
         """Plays one placement id per game. An illegal action in an unfinished game raises
-        :class:`~blokus.errors.IllegalMoveError` and no game changes."""
-        self._core.step(np.ascontiguousarray(actions, dtype=np.int64))
+        :class:`~blokus.errors.IllegalMoveError` (its ``game``, ``move``, ``reason``) and no
+        game changes."""
+        self._core.step(_arguments.ids(actions, "actions", self.batch_size))
 
 
 def _read_only(array: npt.NDArray[_A]) -> npt.NDArray[_A]:
@@ -84,5 +90,5 @@ def _read_only(array: npt.NDArray[_A]) -> npt.NDArray[_A]:
 def observation(board: Board, color: int | None = None) -> npt.NDArray[np.int8]:
     """The planes of one board from ``color``'s point of view (default: the colour to move), as
     :class:`BatchEnv` draws them: ``(colours, rows, cols)`` int8."""
-    me = color if color is not None else (board.turn if board.turn is not None else 0)
+    me = board.variant.color(color) if color is not None else (board.turn if board.turn is not None else 0)
     return board._core.observation(me)

@@ -31,6 +31,7 @@ class BlokusVectorEnv(gym.vector.VectorEnv[npt.NDArray[np.uint8], npt.NDArray[np
 
     def __init__(self, variant_: VariantLike = "duo", num_envs: int = 16, threads: int | None = None) -> None:
         self._batch = BatchEnv(variant_, num_envs, threads)
+        num_envs = self._batch.batch_size
         self.num_envs = num_envs
         n = self._batch.num_actions
         shape = self._batch.observation.shape[1:]

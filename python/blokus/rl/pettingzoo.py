@@ -15,7 +15,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from blokus import _arguments
 from blokus.board import Board
+from blokus.errors import InvalidArgumentError
 from blokus.variant import VariantLike, variant
 
 __all__ = ["BlokusEnv", "env"]
@@ -30,7 +32,9 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
         super().__init__()
         self.variant = variant(variant_)
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise InvalidArgumentError(
+                f"render_mode must be None or 'ansi', not {_arguments.shown(render_mode)}", "render_mode"
+            )
         self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(self.variant.num_players)]
         self.board = Board(self.variant)
@@ -84,8 +88,9 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(f"{agent} is to move and must give an action")
-        self.board.push(int(action))
+            raise InvalidArgumentError(f"{agent} is to move and must give an action", "action")
+        # Any integer (numpy's too); a float or a bool is refused, never cast.
+        self.board.push(_arguments.integer(action, "action"))
         self._cumulative_rewards[agent] = 0.0
         core = self.board._core
         player = core.player

@@ -55,7 +55,14 @@ from typing import IO, Union
 
 from blokus import _blokus
 from blokus.board import Board, Move, MoveLike
-from blokus.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, SgfError
+from blokus.errors import (
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidTypeError,
+    SgfError,
+)
 from blokus.sgf import syntax
 from blokus.variant import Variant, VariantLike, variant, variants
 
@@ -175,12 +182,12 @@ class Node:
     def parent(self, parent: Node | None) -> None:
         if isinstance(self, Game):
             if parent is not None:
-                raise ValueError("a game is the root of its tree: it has no parent")
+                raise InvalidArgumentError("a game is the root of its tree: it has no parent")
             return
         ancestor = parent
         while ancestor is not None:
             if ancestor is self:
-                raise ValueError("a node cannot follow itself: the parent is this node or below it")
+                raise InvalidArgumentError("a node cannot follow itself: the parent is this node or below it")
             ancestor = ancestor._parent
         self._parent = parent
         game = parent._game if parent is not None else None
@@ -195,7 +202,7 @@ class Node:
         """The game this node belongs to, the root of its tree; ``ValueError`` for a node in no
         game (one made without a parent, or taken out of its tree)."""
         if self._game is None:
-            raise ValueError("this node is in no game: it has no parent, or was taken out of its tree")
+            raise InvalidArgumentError("this node is in no game: it has no parent, or was taken out of its tree")
         return self._game
 
     @property
@@ -213,18 +220,18 @@ class Node:
     def set(self, id: str, value: str | Sequence[str] | None) -> None:
         """Sets a property to one value or a list of values; ``None`` removes it."""
         if not isinstance(id, str):
-            raise TypeError(f"property ids are str, not {type(id).__name__}")
+            raise InvalidTypeError(f"property ids are str, not {type(id).__name__}")
         if not syntax.is_property_id(id):
-            raise ValueError(f"property ids are letters and digits, not {syntax.excerpt(id)!r}")
+            raise InvalidArgumentError(f"property ids are letters and digits, not {syntax.excerpt(id)!r}")
         if value is None:
             self.properties.pop(id, None)
             return
         values = [value] if isinstance(value, str) else list(value)
         if not values:
-            raise ValueError(f"{id} needs a value: set it to None to remove it, or to '' for an empty one")
+            raise InvalidArgumentError(f"{id} needs a value: set it to None to remove it, or to '' for an empty one")
         for v in values:
             if not isinstance(v, str):
-                raise TypeError(f"the values of {id} are str, not {type(v).__name__}")
+                raise InvalidTypeError(f"the values of {id} are str, not {type(v).__name__}")
         self.properties[id] = values
 
     @property
@@ -235,7 +242,7 @@ class Node:
     @comment.setter
     def comment(self, text: str) -> None:
         if not isinstance(text, str):
-            raise TypeError(f"a comment is str, not {type(text).__name__}")
+            raise InvalidTypeError(f"a comment is str, not {type(text).__name__}")
         self.set("C", text or None)
 
     @property
@@ -371,7 +378,7 @@ class Node:
         <Node B[e10]>
         """
         if not isinstance(comment, str):
-            raise TypeError(f"a comment is str, not {type(comment).__name__}")
+            raise InvalidTypeError(f"a comment is str, not {type(comment).__name__}")
         board = self.board()
         v = self.game._variant
         m = _placement(v, move)
@@ -397,9 +404,31 @@ class Node:
         """Removes a child and everything after it (which then belongs to no game)."""
         index = next((k for k, node in enumerate(self.children) if node is child), None)
         if index is None:
-            raise ValueError(f"{child!r} is not a child of this node")
+            raise InvalidArgumentError(f"{child!r} is not a child of this node")
         del self.children[index]
         child.parent = None
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # A node of a game pickles as its place in the (pickled) game, so it comes back in an
+        # equal tree; any other node as its subtree, in no game.
+        game = self._game
+        path = self._place() if game is not None else None
+        if game is None or path is None:
+            return (_rebuild_tree, (None, _flatten(self)))
+        return (_node_at, (game, path))
+
+    def _place(self) -> list[int] | None:
+        """The child indices from the root down to this node; ``None`` if it is not in its
+        parent's children."""
+        path = []
+        node = self
+        while node._parent is not None:
+            index = next((k for k, child in enumerate(node._parent.children) if child is node), None)
+            if index is None:
+                return None
+            path.append(index)
+            node = node._parent
+        return path[::-1]
 
     def __repr__(self) -> str:
         if self._game is None:
@@ -487,10 +516,10 @@ class Game(Node):
     def players(self, names: Sequence[str | None]) -> None:
         ids = self._player_ids()
         if len(names) != len(ids):
-            raise ValueError(f"{self._variant.id} has {len(ids)} players, not {len(names)}")
+            raise InvalidArgumentError(f"{self._variant.id} has {len(ids)} players, not {len(names)}")
         for name in names:
             if name is not None and not isinstance(name, str):
-                raise TypeError(f"player names are str or None, not {type(name).__name__}")
+                raise InvalidTypeError(f"player names are str or None, not {type(name).__name__}")
         for id, name in zip(ids, names):
             self.set(id, name or None)
 
@@ -554,6 +583,54 @@ class Game(Node):
 
     def __repr__(self) -> str:
         return f"<Game {self._variant.id}, {len(list(self.mainline()))} nodes in the main line>"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # The tree as a flat list (pickling node by node would recurse as deep as the tree).
+        return (_rebuild_tree, (self._variant, _flatten(self)))
+
+
+#: A node for pickling: the index of its parent in the list (-1 for the first), its properties,
+#: and where it was read.
+_FlatNode = tuple[int, dict[str, list[str]], Union[int, None], Union[int, None]]
+
+
+def _flatten(top: Node) -> list[_FlatNode]:
+    """``top`` and the nodes below it, depth first, each after its parent."""
+    flat: list[_FlatNode] = []
+    stack: list[tuple[Node, int]] = [(top, -1)]
+    while stack:
+        node, parent = stack.pop()
+        index = len(flat)
+        flat.append((parent, {id: list(values) for id, values in node.properties.items()}, node.line, node.column))
+        stack.extend((child, index) for child in reversed(node.children))
+    return flat
+
+
+def _rebuild_tree(v: Variant | None, flat: list[_FlatNode]) -> Node:
+    """The tree :func:`_flatten` made: a :class:`Game` of ``v``, or (``v`` ``None``) a subtree
+    in no game."""
+    nodes: list[Node] = []
+    for parent, properties, line, column in flat:
+        if parent < 0:
+            if v is not None:
+                node: Node = Game.__new__(Game)
+                Node.__init__(node, None, properties)
+                node._begin(v)  # type: ignore[attr-defined]  # a Game
+            else:
+                node = Node(None, properties)
+        else:
+            node = Node(nodes[parent], properties)
+            nodes[parent].children.append(node)
+        node.line, node.column = line, column
+        nodes.append(node)
+    return nodes[0]
+
+
+def _node_at(game: Game, path: list[int]) -> Node:
+    node: Node = game
+    for index in path:
+        node = node.children[index]
+    return node
 
 
 # --- playing nodes on boards ---
@@ -685,6 +762,12 @@ class _GameBuilder:
             raise source.error("the root node has no GM property: expected GM[Blokus Duo] or another game name")
         gm = values[0]
         if self.variant is not None:
+            if self.variant.sgf_name is None:
+                raise source.error(
+                    f"variant {syntax.excerpt(self.variant.id)} has no SGF game name (set sgf_name in its spec),"
+                    f" so no file is one of its games: found GM[{syntax.excerpt(gm)}]",
+                    "GM",
+                )
             if self.variant.sgf_name != gm:
                 raise source.error(
                     f"expected GM[{self.variant.sgf_name}] for variant {syntax.excerpt(self.variant.id)},"
@@ -786,20 +869,11 @@ def _move_of(v: Variant, text: str, id: str | None = None) -> Move:
     try:
         return Move.from_text(v, text)
     except InvalidMoveError as e:
-        reason = _reason(e, text)
-    except UnicodeEncodeError as e:
-        reason = f"{text[e.start]!r} is a lone surrogate, not a character"
+        reason = syntax.excerpt(e.reason or str(e), 160)
+        index = e.index
     shown = syntax.excerpt(text)
-    raise InvalidMoveError(f"{id}[{shown}]: {reason}" if id is not None else f'invalid move "{shown}": {reason}')
-
-
-def _reason(e: InvalidMoveError, text: str) -> str:
-    """The engine's reason why move text names no placement, without repeating the text, briefly."""
-    message = str(e)
-    prefix = f'invalid move "{text}": '
-    if message.startswith(prefix):
-        message = message[len(prefix) :]
-    return syntax.excerpt(message, 160)
+    message = f"{id}[{shown}]: {reason}" if id is not None else f'invalid move "{shown}": {reason}'
+    raise InvalidMoveError(message, text, index, reason)
 
 
 def _placement(v: Variant, move: object) -> Move:
@@ -812,11 +886,11 @@ def _placement(v: Variant, move: object) -> Move:
     if isinstance(move, str):
         return _move_of(v, move)
     if isinstance(move, bool):
-        raise TypeError("a move is a Move, move text or a placement id, not bool")
+        raise InvalidTypeError("a move is a Move, move text or a placement id, not bool")
     try:
         id = operator.index(move)  # type: ignore[arg-type]  # refused below if it is no integer
     except TypeError:
-        raise TypeError(f"a move is a Move, move text or a placement id, not {type(move).__name__}") from None
+        raise InvalidTypeError(f"a move is a Move, move text or a placement id, not {type(move).__name__}") from None
     if not 0 <= id < v.num_placements:
         shown = str(id) if id.bit_length() <= 64 else f"(a number of {id.bit_length()} bits)"
         raise InvalidMoveError(f"no placement {shown} in {v.id} (ids are 0..{v.num_placements - 1})")
@@ -828,7 +902,7 @@ def loads_all(text: str | bytes, variant: VariantLike | None = None) -> list[Gam
     if isinstance(text, (bytes, bytearray)):
         text = syntax.decode(bytes(text))
     if not isinstance(text, str):
-        raise TypeError(f"SGF text is str or bytes, not {type(text).__name__}")
+        raise InvalidTypeError(f"SGF text is str or bytes, not {type(text).__name__}")
     games = []
     for root in syntax.parse(text, _GameBuilder(variant)):
         assert isinstance(root, Game)  # the builder makes every root a Game
@@ -877,7 +951,7 @@ def dumps(game: Game | Board) -> str:
     if isinstance(game, Board):
         game = Game.from_board(game)
     if not isinstance(game, Game):
-        raise TypeError(f"dumps takes a Game or a Board, not {type(game).__name__}")
+        raise InvalidTypeError(f"dumps takes a Game or a Board, not {type(game).__name__}")
     # GM first and the character set we write, as Pentobi does.
     root = [(id, values) for id, values in game.properties.items() if id not in ("GM", "CA")]
     root.insert(0, ("CA", ["UTF-8"]))

@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Protocol, TypeVar
 
-from blokus.errors import SgfError
+from blokus.errors import InvalidTypeError, SgfError
 
 __all__ = [
     "Builder",
@@ -372,7 +372,7 @@ def parse(text: str, builder: Builder[N]) -> list[N]:
     [(None, ['GM'])]
     """
     if not isinstance(text, str):
-        raise TypeError(f"SGF text is str, not {type(text).__name__}")
+        raise InvalidTypeError(f"SGF text is str, not {type(text).__name__}")
     _check_characters(text)
     return _Reader(text).trees(builder)
 
@@ -459,18 +459,18 @@ def _where(number: int) -> str:
 def _property_text(id: str, values: Sequence[str], number: int) -> str:
     """``id[value][value]``, or why it cannot be written (in node ``number``, depth first)."""
     if not isinstance(id, str):
-        raise TypeError(f"property ids are str, not {type(id).__name__} (in {_where(number)})")
+        raise InvalidTypeError(f"property ids are str, not {type(id).__name__} (in {_where(number)})")
     if not is_property_id(id):
         raise SgfError(
             f"cannot write property {excerpt(id)!r} of {_where(number)}: property ids are letters and digits"
         )
     if isinstance(values, str) or not isinstance(values, Sequence):
-        raise TypeError(f"the values of {id} in {_where(number)} are a list of str, not {type(values).__name__}")
+        raise InvalidTypeError(f"the values of {id} in {_where(number)} are a list of str, not {type(values).__name__}")
     if not values:
         raise SgfError(f"cannot write {id} of {_where(number)}: it has no value (an empty one is written {id}[])")
     for value in values:
         if not isinstance(value, str):
-            raise TypeError(f"the values of {id} in {_where(number)} are str, not {type(value).__name__}")
+            raise InvalidTypeError(f"the values of {id} in {_where(number)} are str, not {type(value).__name__}")
         if not value.isascii():
             try:
                 value.encode("utf-8")

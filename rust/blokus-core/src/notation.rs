@@ -55,6 +55,8 @@ pub enum MoveTextError {
     },
     /// A cell is named twice.
     Repeated {
+        /// 0-based index of the item that names it again.
+        index: usize,
         /// The cell's name.
         text: String,
     },
@@ -98,13 +100,28 @@ impl std::fmt::Display for MoveTextError {
             MoveTextError::OffBoard { index, text } => {
                 write!(f, "item {} ({text}) is not a cell of this board", index + 1)
             }
-            MoveTextError::Repeated { text } => write!(f, "cell {text} is named twice"),
+            MoveTextError::Repeated { text, .. } => write!(f, "cell {text} is named twice"),
             MoveTextError::NoPiece { cells } => {
                 write!(f, "cells {cells} do not form a piece of this variant")
             }
             MoveTextError::TooManyCells { most } => {
                 write!(f, "more than {most} cells: no piece has that many")
             }
+        }
+    }
+}
+
+impl MoveTextError {
+    /// The 0-based index of the item (a comma-separated cell) at fault, where one is.
+    pub fn index(&self) -> Option<usize> {
+        match self {
+            MoveTextError::BadCell { index, .. }
+            | MoveTextError::BadCube { index, .. }
+            | MoveTextError::AboveLimit { index, .. }
+            | MoveTextError::OffBoard { index, .. }
+            | MoveTextError::Repeated { index, .. } => Some(*index),
+            MoveTextError::TooManyCells { most } => Some(*most),
+            MoveTextError::Empty | MoveTextError::NoPiece { .. } => None,
         }
     }
 }
@@ -170,6 +187,7 @@ impl Tables {
             })?;
             if cells.contains(&(cell as u16)) {
                 return Err(MoveTextError::Repeated {
+                    index,
                     text: item.to_ascii_lowercase(),
                 });
             }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::movegen::Generator;
 use crate::placement::{Placement, Placements};
 use crate::rules::RuleTables;
-use crate::variant::Variant;
+use crate::variant::{SpecError, Variant};
 
 /// The tables of a variant.
 ///
@@ -39,6 +39,37 @@ impl Tables {
             rules,
             generator,
         }
+    }
+
+    /// Builds the tables of a variant that has a game: some piece fits the board and some
+    /// colour has a first move. A variant without one is a [`SpecError`] at `pieces` (the
+    /// built-ins all have one).
+    ///
+    /// ```
+    /// use blokus_core::{Tables, Variant};
+    /// let tiny = Variant::from_json(r#"{"id": "tiny", "board": {"geometry": "square",
+    ///     "width": 2, "height": 2}, "colors": ["Blue"], "players": [[0]],
+    ///     "shared_start_points": ["a1"], "pieces": {"only": ["I5"]}}"#).unwrap();
+    /// let e = Tables::try_new(tiny).unwrap_err();
+    /// assert_eq!(e.to_string(), "pieces: no piece fits the board of 4 cells");
+    /// ```
+    pub fn try_new(variant: Variant) -> Result<Tables, SpecError> {
+        let t = Tables::new(variant);
+        let cells = t.variant.num_cells();
+        if t.num_placements() == 0 {
+            return Err(SpecError::new(
+                "pieces",
+                format!("no piece fits the board of {cells} cells"),
+            ));
+        }
+        let empty = t.rules.empty(&t.variant);
+        if !(0..t.variant.num_colors()).any(|c| t.generator.has_move(&empty, c)) {
+            return Err(SpecError::new(
+                "start_points",
+                "no colour has a first move: no piece covers a start point",
+            ));
+        }
+        Ok(t)
     }
 
     /// The variant.

@@ -1,48 +1,53 @@
 //! The Python extension `blokus._blokus`: conversions and GIL handling over `blokus-core`.
 //! No rules live here.
+//!
+//! Threads: no method holds a borrow of its object while the GIL is released (another thread
+//! would then get PyO3's "Already borrowed"). A long call works on a copy of what it needs
+//! (`BoardCore.perft` counts on a copy of the board), or keeps its state behind a lock and
+//! raises `BusyError` when another thread holds it (`BatchCore.step`). Long calls check for
+//! signals now and then, so Ctrl-C stops them with `KeyboardInterrupt`.
 
-use std::sync::Arc;
-use std::time::Instant;
+mod errors;
+
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+use std::time::{Duration, Instant};
+
+use errors::{excerpt, move_text, value, Class};
 
 use blokus_core::{
     builtin_ids, builtin_spec_json, enumerate_in_playouts, list_in_games, move_features,
     pieces_of_cells, rewards, scores, search_selfplay, selfplay, time_replay, Analysis, Batch,
-    Board, Budget, Evaluation, Grid, Outputs, Placement, PlayError, Policy, Position, Rng, Scoring,
-    Search, SearchConfig, Setup, SetupError, SetupTurn, StepError, Tables, Variant, MAX_PIECES,
-    NUM_FEATURES,
+    Board, Budget, Evaluation, Grid, MoveTextError, Outputs, Placement, PlayError, Policy,
+    Position, Rng, Scoring, Search, SearchConfig, Setup, SetupError, SetupTurn, SpecError,
+    StepError, Tables, Variant, MAX_PIECES, NUM_FEATURES,
 };
 use numpy::{
-    IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
-    PyReadonlyArray2, PyUntypedArrayMethods,
+    Element, IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
+    PyReadonlyArray2, PyReadwriteArray, PyUntypedArrayMethods,
 };
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyType};
-
-/// Raises one of the exception classes of `blokus.errors`.
-fn error(py: Python<'_>, class: &str, message: String) -> PyErr {
-    match py.import("blokus.errors").and_then(|m| m.getattr(class)) {
-        Ok(cls) => match cls.cast_into::<PyType>() {
-            Ok(ty) => PyErr::from_type(ty, message),
-            Err(_) => PyValueError::new_err(message),
-        },
-        Err(e) => e,
-    }
-}
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString};
 
 /// `InvalidPositionError` for a setup, with `kind` (the problem's short name), `color` and
 /// `placement` (`(colour, index)` of the placement at fault) set where they apply.
 fn setup_error(py: Python<'_>, t: &Tables, e: SetupError) -> PyErr {
-    let err = error(py, "InvalidPositionError", e.describe(t));
-    let value = err.value(py);
-    let set = value
-        .setattr("kind", e.kind())
-        .and_then(|()| value.setattr("color", e.color()))
-        .and_then(|()| value.setattr("placement", e.placement()));
-    match set {
-        Ok(()) => err,
-        Err(failed) => failed,
-    }
+    Class::InvalidPosition.with(
+        py,
+        e.describe(t),
+        &[
+            ("kind", value(py, e.kind())),
+            ("color", value(py, e.color())),
+            ("placement", value(py, e.placement())),
+        ],
+    )
+}
+
+/// `InvalidVariantError` for a spec, with `field` (the path of the field at fault, `None` for
+/// the spec as a whole).
+fn spec_error(py: Python<'_>, e: &SpecError) -> PyErr {
+    let field = (!e.field.is_empty()).then_some(e.field.as_str());
+    Class::InvalidVariant.with(py, e.to_string(), &[("field", value(py, field))])
 }
 
 fn scoring(py: Python<'_>, name: Option<&str>, default: Scoring) -> PyResult<Scoring> {
@@ -50,12 +55,33 @@ fn scoring(py: Python<'_>, name: Option<&str>, default: Scoring) -> PyResult<Sco
         None => Ok(default),
         Some("advanced") => Ok(Scoring::Advanced),
         Some("basic") => Ok(Scoring::Basic),
-        Some(other) => Err(error(
+        Some(other) => Err(Class::InvalidArgument.err(
             py,
-            "BlokusError",
-            format!("scoring must be 'advanced' or 'basic', not {other:?}"),
+            format!(
+                "scoring must be 'advanced' or 'basic', not {}",
+                excerpt(other)
+            ),
         )),
     }
+}
+
+/// `InvalidMoveError` for move text, quoting it briefly, with `text` (the text as given) and
+/// `index` (of the item at fault, if one is).
+fn move_text_error(
+    py: Python<'_>,
+    text: &Bound<'_, PyString>,
+    shown: &str,
+    e: &MoveTextError,
+) -> PyErr {
+    Class::InvalidMove.with(
+        py,
+        format!("invalid move {}: {e}", excerpt(shown)),
+        &[
+            ("text", text.clone().into_any()),
+            ("index", value(py, e.index())),
+            ("reason", value(py, e.to_string())),
+        ],
+    )
 }
 
 /// `(colour, cells, placement id)` of a group of one colour's cells.
@@ -73,27 +99,47 @@ struct TablesCore {
 #[pymethods]
 impl TablesCore {
     #[staticmethod]
-    fn builtin(py: Python<'_>, id: &str) -> PyResult<TablesCore> {
-        match blokus_core::tables(id) {
+    fn builtin(py: Python<'_>, id: &Bound<'_, PyString>) -> PyResult<TablesCore> {
+        // A lone surrogate is no character of any id: read lossily, it names no variant.
+        let id = id.to_string_lossy();
+        match blokus_core::tables(&id) {
             Some(t) => Ok(TablesCore { t }),
-            None => Err(error(
-                py,
-                "UnknownVariantError",
-                format!(
-                    "unknown variant {id:?} (known: {})",
-                    builtin_ids().join(", ")
-                ),
-            )),
+            None => {
+                // As many ids as fit in a short message.
+                let ids = builtin_ids();
+                let mut known = String::new();
+                let mut shown = 0;
+                for id in &ids {
+                    if known.len() + id.len() > 100 {
+                        break;
+                    }
+                    if shown > 0 {
+                        known.push_str(", ");
+                    }
+                    known.push_str(id);
+                    shown += 1;
+                }
+                if shown < ids.len() {
+                    known.push_str(&format!(
+                        " and {} more: blokus.variants()",
+                        ids.len() - shown
+                    ));
+                }
+                Err(Class::UnknownVariant.err(
+                    py,
+                    format!("unknown variant {} (known: {known})", excerpt(&id)),
+                ))
+            }
         }
     }
 
     #[staticmethod]
     fn from_json(py: Python<'_>, json: &str) -> PyResult<TablesCore> {
-        let variant =
-            Variant::from_json(json).map_err(|e| error(py, "InvalidVariantError", e.0))?;
-        Ok(TablesCore {
-            t: Arc::new(py.detach(|| Tables::new(variant))),
-        })
+        let variant = Variant::from_json(json).map_err(|e| spec_error(py, &e))?;
+        let t = py
+            .detach(|| Tables::try_new(variant))
+            .map_err(|e| spec_error(py, &e))?;
+        Ok(TablesCore { t: Arc::new(t) })
     }
 
     #[getter]
@@ -156,11 +202,14 @@ impl TablesCore {
             .map(|&c| v.geometry().points_up(c))
             .collect()
     }
-    fn cell_name(&self, cell: usize) -> PyResult<String> {
-        if cell < self.t.variant().num_cells() {
-            Ok(self.t.variant().cell_name(cell))
-        } else {
-            Err(PyValueError::new_err(format!("no cell {cell}")))
+    fn cell_name(&self, py: Python<'_>, cell: i64) -> PyResult<String> {
+        let n = self.t.variant().num_cells();
+        match usize::try_from(cell) {
+            Ok(c) if c < n => Ok(self.t.variant().cell_name(c)),
+            _ => {
+                Err(Class::InvalidArgument
+                    .err(py, format!("no cell {cell} (cells are 0..{})", n - 1)))
+            }
         }
     }
     /// Start points of each colour, as cell numbers.
@@ -189,24 +238,22 @@ impl TablesCore {
             })
             .collect()
     }
-    fn placement_piece(&self, id: u32) -> PyResult<usize> {
-        Ok(self.placement(id)?.piece())
+    fn placement_piece(&self, py: Python<'_>, id: u32) -> PyResult<usize> {
+        Ok(self.placement(py, id)?.piece())
     }
-    fn placement_cells(&self, id: u32) -> PyResult<Vec<u16>> {
-        Ok(self.placement(id)?.cells().to_vec())
+    fn placement_cells(&self, py: Python<'_>, id: u32) -> PyResult<Vec<u16>> {
+        Ok(self.placement(py, id)?.cells().to_vec())
     }
-    fn move_text(&self, id: u32) -> PyResult<String> {
-        self.placement(id)?;
+    fn move_text(&self, py: Python<'_>, id: u32) -> PyResult<String> {
+        self.placement(py, id)?;
         Ok(self.t.move_text(id))
     }
-    fn parse_move(&self, py: Python<'_>, text: &str) -> PyResult<u32> {
-        self.t.parse_move(text).map_err(|e| {
-            error(
-                py,
-                "InvalidMoveError",
-                format!("invalid move {text:?}: {e}"),
-            )
-        })
+    /// The placement move text names; `InvalidMoveError` (with `text` and `index`) if none.
+    fn parse_move(&self, py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<u32> {
+        let shown = move_text(py, text)?;
+        self.t
+            .parse_move(&shown)
+            .map_err(|e| move_text_error(py, text, &shown, &e))
     }
     fn id_checksum(&self) -> u64 {
         self.t.id_checksum()
@@ -226,12 +273,12 @@ impl TablesCore {
             .collect()
     }
     /// Canonical move text of a set of cells (by level, row, column).
-    fn cells_text(&self, cells: Vec<u16>) -> PyResult<String> {
+    fn cells_text(&self, py: Python<'_>, cells: Vec<u16>) -> PyResult<String> {
         let n = self.t.variant().num_cells();
         if let Some(&bad) = cells.iter().find(|&&c| usize::from(c) >= n) {
-            return Err(PyValueError::new_err(format!(
-                "no cell {bad} (this board has {n})"
-            )));
+            return Err(
+                Class::InvalidArgument.err(py, format!("no cell {bad} (this board has {n})"))
+            );
         }
         Ok(self.t.cells_text(&cells))
     }
@@ -248,21 +295,20 @@ impl TablesCore {
     }
     /// The edge-connected groups of one colour's cells, given the colour of every cell (-1
     /// empty): `(colour, cells, placement id or None)`, ordered by first cell.
-    fn pieces_of_cells(&self, colors: Vec<i64>) -> PyResult<Vec<GroupInfo>> {
+    fn pieces_of_cells(&self, py: Python<'_>, colors: Vec<i64>) -> PyResult<Vec<GroupInfo>> {
         let v = self.t.variant();
         if colors.len() != v.num_cells() {
-            return Err(PyValueError::new_err(format!(
-                "{} colours given for {} cells",
-                colors.len(),
-                v.num_cells()
-            )));
+            return Err(Class::InvalidArgument.err(
+                py,
+                format!("{} colours given for {} cells", colors.len(), v.num_cells()),
+            ));
         }
         let colors: Vec<Option<usize>> = colors
             .iter()
             .map(|&c| match c {
                 -1 => Ok(None),
                 c if c >= 0 && (c as usize) < v.num_colors() => Ok(Some(c as usize)),
-                c => Err(PyValueError::new_err(format!("no colour {c}"))),
+                c => Err(Class::InvalidArgument.err(py, format!("no colour {c}"))),
             })
             .collect::<PyResult<_>>()?;
         Ok(pieces_of_cells(&self.t, &colors)
@@ -273,12 +319,16 @@ impl TablesCore {
 }
 
 impl TablesCore {
-    fn placement(&self, id: u32) -> PyResult<&Placement> {
+    fn placement(&self, py: Python<'_>, id: u32) -> PyResult<&Placement> {
         self.t.placement(id).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "no placement {id} (this variant has {})",
-                self.t.num_placements()
-            ))
+            Class::InvalidMove.err(
+                py,
+                format!(
+                    "no placement {id} in {} (ids are 0..{})",
+                    self.t.variant().id(),
+                    self.t.num_placements() - 1
+                ),
+            )
         })
     }
 }
@@ -403,11 +453,14 @@ impl BoardCore {
     fn legal_items<'py>(&self, table: &Bound<'py, PyList>) -> PyResult<Bound<'py, PyList>> {
         let ids = self.board.legal_moves();
         if table.len() != self.board.tables().num_placements() {
-            return Err(PyValueError::new_err(format!(
-                "the table has {} items for {} placements",
-                table.len(),
-                self.board.tables().num_placements()
-            )));
+            return Err(Class::InvalidArgument.err(
+                table.py(),
+                format!(
+                    "the table has {} items for {} placements",
+                    table.len(),
+                    self.board.tables().num_placements()
+                ),
+            ));
         }
         let items = ids
             .iter()
@@ -434,13 +487,10 @@ impl BoardCore {
     fn push(&mut self, py: Python<'_>, id: u32) -> PyResult<()> {
         self.board.play(id).map_err(|e| self.play_error(py, e))
     }
-    fn push_text(&mut self, py: Python<'_>, text: &str) -> PyResult<u32> {
-        self.board.play_text(text).map_err(|e| match e {
-            PlayError::Text(t) => error(
-                py,
-                "InvalidMoveError",
-                format!("invalid move {text:?}: {t}"),
-            ),
+    fn push_text(&mut self, py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<u32> {
+        let shown = move_text(py, text)?;
+        self.board.play_text(&shown).map_err(|e| match e {
+            PlayError::Text(t) => move_text_error(py, text, &shown, &t),
             other => self.play_error(py, other),
         })
     }
@@ -491,7 +541,8 @@ impl BoardCore {
         let v = self.board.tables().variant();
         let nc = v.num_colors();
         if color >= nc {
-            return Err(PyValueError::new_err(format!("no colour {color}")));
+            return Err(Class::InvalidArgument
+                .err(py, format!("no colour {color} (colours are 0..{})", nc - 1)));
         }
         let grid = Grid::new(v);
         let mut planes = vec![0u8; nc * grid.size()];
@@ -535,9 +586,9 @@ impl BoardCore {
     }
     /// The legal placements of `color` (its turn or not), sorted, by the plain reference
     /// generator of the core: the yardstick the tests hold the engine to.
-    fn reference_legal_ids(&self, color: usize) -> PyResult<Vec<u32>> {
+    fn reference_legal_ids(&self, py: Python<'_>, color: usize) -> PyResult<Vec<u32>> {
         if color >= self.board.tables().variant().num_colors() {
-            return Err(PyValueError::new_err(format!("no colour {color}")));
+            return Err(Class::InvalidArgument.err(py, format!("no colour {color}")));
         }
         Ok(blokus_core::reference::legal_moves(
             self.board.tables(),
@@ -589,12 +640,41 @@ impl BoardCore {
             })
             .collect()
     }
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
-        let board = self.board.clone();
-        py.detach(move || board.perft(depth))
+    /// Counts on a copy of the board with the GIL released (so the board is free for other
+    /// threads meanwhile); checks for signals every 50 ms or so, and stops with the
+    /// `KeyboardInterrupt` of a Ctrl-C.
+    fn perft(slf: PyRef<'_, Self>, depth: u32) -> PyResult<u64> {
+        let py = slf.py();
+        let board = slf.board.clone();
+        drop(slf);
+        let mut stopped: Option<PyErr> = None;
+        let count = py.detach(|| {
+            let mut last = Instant::now();
+            board.perft_until(depth, &mut || {
+                if last.elapsed() < SIGNAL_CHECKS {
+                    return true;
+                }
+                last = Instant::now();
+                match Python::attach(|py| py.check_signals()) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        stopped = Some(e);
+                        false
+                    }
+                }
+            })
+        });
+        match (count, stopped) {
+            (Some(n), _) => Ok(n),
+            (None, Some(e)) => Err(e),
+            (None, None) => Err(Class::Blokus.err(py, "perft stopped without a reason")),
+        }
     }
+    /// Same position and same moves (the variants are compared by the Python side).
     fn __eq__(&self, other: &BoardCore) -> bool {
-        Arc::ptr_eq(self.board.tables(), other.board.tables())
+        let (a, b) = (self.board.tables(), other.board.tables());
+        (Arc::ptr_eq(a, b)
+            || (a.variant().id() == b.variant().id() && a.num_placements() == b.num_placements()))
             && self.board.position() == other.board.position()
             && self.board.moves().eq(other.board.moves())
     }
@@ -604,28 +684,33 @@ impl BoardCore {
     fn play_error(&self, py: Python<'_>, e: PlayError) -> PyErr {
         let t = self.board.tables();
         match e {
-            PlayError::Text(t) => error(py, "InvalidMoveError", t.to_string()),
-            PlayError::UnknownId(id) => error(
+            PlayError::Text(e) => Class::InvalidMove.with(
                 py,
-                "InvalidMoveError",
+                format!("invalid move: {e}"),
+                &[("index", value(py, e.index()))],
+            ),
+            PlayError::UnknownId(id) => Class::InvalidMove.err(
+                py,
                 format!(
                     "no placement {id} in {} (ids are 0..{})",
                     t.variant().id(),
-                    t.num_placements()
+                    t.num_placements() - 1
                 ),
             ),
             PlayError::Illegal { id, reason } => {
-                let who = self.board.turn().map_or(String::new(), |c| {
-                    format!(" for {}", t.variant().colors()[c])
-                });
-                error(
+                let v = t.variant();
+                let turn = self.board.turn();
+                let who = turn.map_or(String::new(), |c| format!(" for {}", v.colors()[c]));
+                let text = t.move_text(id);
+                Class::IllegalMove.with(
                     py,
-                    "IllegalMoveError",
-                    format!(
-                        "illegal move {}{who}: {}",
-                        t.move_text(id),
-                        reason.describe(t.variant())
-                    ),
+                    format!("illegal move {text}{who}: {}", reason.describe(v)),
+                    &[
+                        ("reason", value(py, reason.kind())),
+                        ("cell", value(py, reason.cell().map(|c| v.cell_name(c)))),
+                        ("move", value(py, text)),
+                        ("color", value(py, turn)),
+                    ],
                 )
             }
         }
@@ -652,20 +737,27 @@ impl SearchCore {
     #[new]
     #[pyo3(signature = (tables, threads=1, seed=0, options=None))]
     fn new(
+        py: Python<'_>,
         tables: &TablesCore,
         threads: usize,
         seed: u64,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<SearchCore> {
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(Class::InvalidArgument.err(
+                py,
+                format!("threads must be 1 to {MAX_THREADS}, not {threads}"),
+            ));
+        }
         let mut config = SearchConfig {
-            threads: threads.max(1),
+            threads,
             seed,
             ..SearchConfig::for_variant(tables.t.variant())
         };
         if let Some(options) = options {
             for (key, value) in options.iter() {
                 let key: String = key.extract()?;
-                set_search_option(&mut config, &key, &value)?;
+                set_search_option(py, &mut config, &key, &value)?;
             }
         }
         Ok(SearchCore {
@@ -692,9 +784,8 @@ impl SearchCore {
         seconds: Option<f64>,
     ) -> PyResult<AnalysisInfo> {
         if !Arc::ptr_eq(board.board.tables(), &self.search_tables()) {
-            return Err(error(
+            return Err(Class::InvalidArgument.err(
                 py,
-                "BlokusError",
                 "the board is of another variant than the search".to_string(),
             ));
         }
@@ -740,9 +831,8 @@ impl SearchCore {
         seconds: Option<f64>,
     ) -> PyResult<AnalysisInfo> {
         if !Arc::ptr_eq(board.board.tables(), &self.search_tables()) {
-            return Err(error(
+            return Err(Class::InvalidArgument.err(
                 py,
-                "BlokusError",
                 "the board is of another variant than the search".to_string(),
             ));
         }
@@ -774,6 +864,7 @@ impl SearchCore {
 
 /// Sets the field `key` of a search configuration from a Python value.
 fn set_search_option(
+    py: Python<'_>,
     config: &mut SearchConfig,
     key: &str,
     value: &Bound<'_, PyAny>,
@@ -793,19 +884,25 @@ fn set_search_option(
         "prior_weights" => {
             let w: Vec<f32> = value.extract()?;
             config.prior_weights = w.try_into().map_err(|w: Vec<f32>| {
-                PyValueError::new_err(format!(
-                    "prior_weights: {} numbers for {NUM_FEATURES} features",
-                    w.len()
-                ))
+                Class::InvalidArgument.err(
+                    py,
+                    format!(
+                        "prior_weights: {} numbers for {NUM_FEATURES} features",
+                        w.len()
+                    ),
+                )
             })?;
         }
         "piece_weights" | "playout_piece_weights" => {
             let w: Vec<f32> = value.extract()?;
             if w.len() > MAX_PIECES {
-                return Err(PyValueError::new_err(format!(
-                    "{key}: {} numbers, a variant has at most {MAX_PIECES} pieces",
-                    w.len()
-                )));
+                return Err(Class::InvalidArgument.err(
+                    py,
+                    format!(
+                        "{key}: {} numbers, a variant has at most {MAX_PIECES} pieces",
+                        w.len()
+                    ),
+                ));
             }
             let target = if key == "piece_weights" {
                 &mut config.piece_weights
@@ -815,7 +912,11 @@ fn set_search_option(
             *target = [0.0; MAX_PIECES];
             target[..w.len()].copy_from_slice(&w);
         }
-        other => return Err(PyValueError::new_err(format!("no search option {other:?}"))),
+        other => {
+            return Err(
+                Class::InvalidArgument.err(py, format!("no search option {}", excerpt(other)))
+            )
+        }
     }
     Ok(())
 }
@@ -878,7 +979,8 @@ fn call_evaluator(
     let obs = obs.into_pyarray(py).reshape(shape)?;
     let masks = masks.into_pyarray(py).reshape([k, na])?;
     let result = evaluator.call1((obs, masks, paths))?;
-    let bad = |what: String| error(py, "BlokusError", format!("the evaluator's result: {what}"));
+    let bad =
+        |what: String| Class::InvalidArgument.err(py, format!("the evaluator's result: {what}"));
     let (priors, values): (Bound<'_, PyAny>, Bound<'_, PyAny>) = result
         .extract()
         .map_err(|_| bad("expected a pair (priors, values)".into()))?;
@@ -919,10 +1021,14 @@ impl SearchCore {
 }
 
 /// A batch of games stepped together, writing into numpy arrays it owns.
-#[pyclass(module = "blokus._blokus")]
+///
+/// The games are behind a lock: a second thread that steps or resets while one does gets a
+/// `BusyError` (the arrays are the batch's to write, so two writers cannot share them).
+#[pyclass(frozen, module = "blokus._blokus")]
 struct BatchCore {
     t: Arc<Tables>,
-    batch: Batch,
+    batch: Mutex<Batch>,
+    games: usize,
     threads: usize,
     #[pyo3(get)]
     observation: Py<PyArrayDyn<u8>>,
@@ -938,8 +1044,35 @@ struct BatchCore {
     terminated: Py<PyArray1<bool>>,
 }
 
+/// A zeroed numpy array made by numpy itself, so that an allocation it cannot make is a
+/// `MemoryError` (rust-numpy's constructors panic instead).
+fn zeros<'py, T: Element, D: numpy::ndarray::Dimension>(
+    py: Python<'py>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, numpy::PyArray<T, D>>> {
+    static ZEROS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let zeros = ZEROS.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.import("numpy")?.getattr("zeros")?.unbind())
+    })?;
+    let shape = pyo3::types::PyTuple::new(py, shape)?;
+    let array = zeros.bind(py).call1((shape, numpy::dtype::<T>(py)))?;
+    Ok(array.cast_into::<numpy::PyArray<T, D>>()?)
+}
+
+/// The arrays of a batch, borrowed for writing.
+struct Written<'py> {
+    observation: PyReadwriteArray<'py, u8, numpy::IxDyn>,
+    legal_action_mask: PyReadwriteArray<'py, bool, numpy::Ix2>,
+    rewards: PyReadwriteArray<'py, f32, numpy::Ix2>,
+    current_player: PyReadwriteArray<'py, i32, numpy::Ix1>,
+    current_color: PyReadwriteArray<'py, i32, numpy::Ix1>,
+    terminated: PyReadwriteArray<'py, bool, numpy::Ix1>,
+}
+
 #[pymethods]
 impl BatchCore {
+    /// `games` games at the start. The sizes are checked before anything is allocated, and an
+    /// allocation that fails is a `MemoryError`.
     #[new]
     fn new(
         py: Python<'_>,
@@ -948,102 +1081,178 @@ impl BatchCore {
         threads: usize,
     ) -> PyResult<BatchCore> {
         let t = &tables.t;
-        let grid = Grid::new(t.variant());
-        let nc = t.variant().num_colors();
+        let v = t.variant();
+        if games == 0 {
+            return Err(Class::InvalidArgument.err(py, "a batch needs at least one game"));
+        }
+        let grid = Grid::new(v);
+        let nc = v.num_colors();
+        // Bytes per game: the arrays, the position and what the batch keeps beside it.
+        let per_game = nc * grid.size()
+            + t.num_placements()
+            + 4 * v.num_players()
+            + 4
+            + 4
+            + 1
+            + std::mem::size_of::<blokus_core::Position>()
+            + 32;
+        let fits = matches!(games.checked_mul(per_game), Some(n) if n <= isize::MAX as usize);
+        if !fits {
+            return Err(Class::InvalidArgument.err(
+                py,
+                format!(
+                    "a batch of {games} {} games is too large: it would need more than 2**63 \
+                     bytes",
+                    v.id()
+                ),
+            ));
+        }
         let mut shape = vec![games, nc];
         if grid.shape[0] > 1 {
             shape.push(grid.shape[0]);
         }
         shape.extend_from_slice(&grid.shape[1..]);
-        let mut core = BatchCore {
+        let observation = zeros(py, &shape)?.unbind();
+        let legal_action_mask = zeros(py, &[games, t.num_placements()])?.unbind();
+        let rewards = zeros(py, &[games, v.num_players()])?.unbind();
+        let current_player = zeros(py, &[games])?.unbind();
+        let current_color = zeros(py, &[games])?.unbind();
+        let terminated = zeros(py, &[games])?.unbind();
+        let batch = Batch::try_new(t, games).map_err(|_| {
+            pyo3::exceptions::PyMemoryError::new_err(format!(
+                "no memory for a batch of {games} {} games",
+                v.id()
+            ))
+        })?;
+        let core = BatchCore {
             t: Arc::clone(t),
-            batch: Batch::new(t, games),
-            threads: threads.max(1),
-            observation: PyArrayDyn::zeros(py, shape, false).unbind(),
-            legal_action_mask: PyArray2::zeros(py, [games, t.num_placements()], false).unbind(),
-            rewards: PyArray2::zeros(py, [games, t.variant().num_players()], false).unbind(),
-            current_player: PyArray1::zeros(py, games, false).unbind(),
-            current_color: PyArray1::zeros(py, games, false).unbind(),
-            terminated: PyArray1::zeros(py, games, false).unbind(),
+            batch: Mutex::new(batch),
+            games,
+            threads: threads.clamp(1, games),
+            observation,
+            legal_action_mask,
+            rewards,
+            current_player,
+            current_color,
+            terminated,
         };
-        core.write_all(py)?;
+        {
+            let written = core.written(py)?;
+            let mut batch = core.lock(py)?;
+            core.write(py, &mut batch, written)?;
+        }
         Ok(core)
     }
 
     /// Resets the games where `which` is true (all if `None`); other games keep their state and
     /// any rewards of the last step.
     #[pyo3(signature = (which=None))]
-    fn reset(&mut self, py: Python<'_>, which: Option<PyReadonlyArray1<'_, bool>>) -> PyResult<()> {
-        match which {
-            None => self.batch.reset(&self.t, None),
+    fn reset(&self, py: Python<'_>, which: Option<PyReadonlyArray1<'_, bool>>) -> PyResult<()> {
+        let mut batch = self.lock(py)?;
+        let which = match &which {
+            None => None,
             Some(w) => {
                 let w = w.as_slice()?;
-                if w.len() != self.batch.len() {
-                    return Err(PyValueError::new_err(format!(
-                        "reset mask has {} entries for {} games",
-                        w.len(),
-                        self.batch.len()
-                    )));
+                if w.len() != self.games {
+                    return Err(Class::InvalidArgument.err(
+                        py,
+                        format!(
+                            "reset mask has {} entries for {} games",
+                            w.len(),
+                            self.games
+                        ),
+                    ));
                 }
-                self.batch.reset(&self.t, Some(w));
+                Some(w)
             }
-        }
-        self.write_all(py)
+        };
+        // Borrowed before anything changes, so a batch whose arrays cannot be written is
+        // left as it was.
+        let written = self.written(py)?;
+        batch.reset(&self.t, which);
+        self.write(py, &mut batch, written)
     }
 
     /// Plays one action per game (ignored for finished games); an illegal action raises and
     /// changes nothing.
-    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+    fn step(&self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+        let mut batch = self.lock(py)?;
         let actions = actions.as_slice()?;
-        if actions.len() != self.batch.len() {
-            return Err(PyValueError::new_err(format!(
-                "{} actions for {} games",
-                actions.len(),
-                self.batch.len()
-            )));
+        if actions.len() != self.games {
+            return Err(Class::InvalidArgument.err(
+                py,
+                format!("{} actions for {} games", actions.len(), self.games),
+            ));
         }
         // Copied, so no Python thread can change the actions while the GIL is released.
         let actions = actions.to_vec();
-        let (batch, t) = (&mut self.batch, &self.t);
-        py.detach(|| batch.step(t, &actions))
-            .map_err(|e| step_error(py, e))?;
-        self.write_all(py)
+        let written = self.written(py)?;
+        let (t, games) = (&self.t, &mut *batch);
+        let stepped = py.detach(|| games.step(t, &actions));
+        stepped.map_err(|e| step_error(py, t, e))?;
+        self.write(py, &mut batch, written)
     }
 
     /// Number of games.
     fn __len__(&self) -> usize {
-        self.batch.len()
+        self.games
     }
 }
 
 impl BatchCore {
-    fn write_all(&mut self, py: Python<'_>) -> PyResult<()> {
-        let t = &self.t;
-        let mut obs = self.observation.bind(py).readwrite();
-        let mut mask = self.legal_action_mask.bind(py).readwrite();
-        let mut rewards = self.rewards.bind(py).readwrite();
-        let mut player = self.current_player.bind(py).readwrite();
-        let mut color = self.current_color.bind(py).readwrite();
-        let mut term = self.terminated.bind(py).readwrite();
-        let (obs, mask, rewards) = (
-            obs.as_slice_mut()?,
-            mask.as_slice_mut()?,
-            rewards.as_slice_mut()?,
-        );
-        let (player, color, term) = (
-            player.as_slice_mut()?,
-            color.as_slice_mut()?,
-            term.as_slice_mut()?,
-        );
+    /// The games, or `BusyError` if another thread is stepping or resetting them.
+    fn lock(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Batch>> {
+        match self.batch.try_lock() {
+            Ok(guard) => Ok(guard),
+            // A panic cannot leave a batch half-stepped (steps check, then play), so the
+            // games are sound.
+            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+            Err(TryLockError::WouldBlock) => Err(Class::Busy.err(
+                py,
+                "this batch is in use by another thread (stepping or resetting); give each \
+                 thread its own BatchEnv",
+            )),
+        }
+    }
+
+    /// The arrays, borrowed for writing; an error if one was made read-only.
+    fn written<'py>(&self, py: Python<'py>) -> PyResult<Written<'py>> {
+        fn borrow<'py, T: Element, D: numpy::ndarray::Dimension>(
+            py: Python<'py>,
+            array: &Py<numpy::PyArray<T, D>>,
+            name: &str,
+        ) -> PyResult<PyReadwriteArray<'py, T, D>> {
+            array.bind(py).try_readwrite().map_err(|e| {
+                Class::Blokus.err(
+                    py,
+                    format!(
+                        "cannot write the batch's {name} array ({e}): it was made read-only \
+                         or is borrowed; the arrays are the batch's to write"
+                    ),
+                )
+            })
+        }
+        Ok(Written {
+            observation: borrow(py, &self.observation, "observation")?,
+            legal_action_mask: borrow(py, &self.legal_action_mask, "legal_action_mask")?,
+            rewards: borrow(py, &self.rewards, "rewards")?,
+            current_player: borrow(py, &self.current_player, "current_player")?,
+            current_color: borrow(py, &self.current_color, "current_color")?,
+            terminated: borrow(py, &self.terminated, "terminated")?,
+        })
+    }
+
+    /// Writes every game's outputs into the arrays (GIL released).
+    fn write(&self, py: Python<'_>, batch: &mut Batch, mut w: Written<'_>) -> PyResult<()> {
         let out = Outputs {
-            observation: obs,
-            legal_action_mask: mask,
-            rewards,
-            current_player: player,
-            current_color: color,
-            terminated: term,
+            observation: w.observation.as_slice_mut()?,
+            legal_action_mask: w.legal_action_mask.as_slice_mut()?,
+            rewards: w.rewards.as_slice_mut()?,
+            current_player: w.current_player.as_slice_mut()?,
+            current_color: w.current_color.as_slice_mut()?,
+            terminated: w.terminated.as_slice_mut()?,
         };
-        let (batch, threads) = (&mut self.batch, self.threads);
+        let (t, threads) = (&self.t, self.threads);
         py.detach(|| batch.write(t, out, threads));
         Ok(())
     }
@@ -1066,6 +1275,15 @@ struct SelfplayCore {
     moves: Option<Vec<Vec<u32>>>,
 }
 
+/// The most threads a call may ask for.
+const MAX_THREADS: usize = 256;
+/// The most games one call of `selfplay_games` plays (`blokus.selfplay` plays a long run in
+/// slices of at most this many, so memory grows with the games done).
+const MAX_GAMES_PER_CALL: usize = 1 << 20;
+
+/// How often a long call checks for signals (Ctrl-C).
+const SIGNAL_CHECKS: Duration = Duration::from_millis(50);
+
 // The arguments of blokus.selfplay, one for one.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
@@ -1086,13 +1304,27 @@ fn selfplay_games(
         "greedy" => Some(Policy::Greedy),
         "mcts" => None,
         other => {
-            return Err(error(
+            return Err(Class::InvalidArgument.err(
                 py,
-                "BlokusError",
-                format!("policy must be 'uniform', 'greedy' or 'mcts', not {other:?}"),
+                format!(
+                    "policy must be 'uniform', 'greedy' or 'mcts', not {}",
+                    excerpt(other)
+                ),
             ))
         }
     };
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(Class::InvalidArgument.err(
+            py,
+            format!("threads must be 1 to {MAX_THREADS}, not {threads}"),
+        ));
+    }
+    if games > MAX_GAMES_PER_CALL {
+        return Err(Class::InvalidArgument.err(
+            py,
+            format!("at most {MAX_GAMES_PER_CALL} games a call, not {games}"),
+        ));
+    }
     let t = Arc::clone(&tables.t);
     let (records, seconds) = py.detach(|| {
         let start = Instant::now();
@@ -1169,25 +1401,61 @@ fn time_batch_replay(
     let games = view.ncols();
     let actions = view.iter().copied().collect::<Vec<i64>>();
     let t = Arc::clone(&tables.t);
-    py.detach(move || time_replay(&t, &actions, games, threads.max(1)))
-        .map_err(|e| step_error(py, e))
+    let t = &t;
+    py.detach(move || time_replay(t, &actions, games, threads.clamp(1, MAX_THREADS)))
+        .map_err(|e| step_error(py, t, e))
 }
 
-/// The Python exception for a batch step that could not be taken.
-fn step_error(py: Python<'_>, e: StepError) -> PyErr {
+/// The Python exception for a batch step that could not be taken: `IllegalMoveError` with
+/// `game` (its index), `move` (the placement's text, `None` if the action is no placement id),
+/// `reason` (the rule's short name, `no_placement` for an action that is no id) and `cell`.
+fn step_error(py: Python<'_>, t: &Tables, e: StepError) -> PyErr {
     match e {
-        StepError::Illegal { game, action } => error(
-            py,
-            "IllegalMoveError",
-            format!("game {game}: action {action} is not a legal placement"),
-        ),
+        StepError::Illegal {
+            game,
+            action,
+            reason,
+        } => {
+            let v = t.variant();
+            let (text, kind, cell, why) = match &reason {
+                Some(r) => (
+                    u32::try_from(action).ok().map(|id| t.move_text(id)),
+                    r.kind(),
+                    r.cell().map(|c| v.cell_name(c)),
+                    r.describe(v),
+                ),
+                None => (
+                    None,
+                    "no_placement",
+                    None,
+                    format!(
+                        "no placement has that id (ids are 0..{})",
+                        t.num_placements() - 1
+                    ),
+                ),
+            };
+            let shown = text.as_deref().map_or(String::new(), |m| format!(" ({m})"));
+            Class::IllegalMove.with(
+                py,
+                format!("game {game}: action {action}{shown} is not a legal placement: {why}"),
+                &[
+                    ("game", value(py, game)),
+                    ("move", value(py, text)),
+                    ("reason", value(py, kind)),
+                    ("cell", value(py, cell)),
+                ],
+            )
+        }
     }
 }
 
-/// Pentobi's column letters for a 0-based column.
+/// Pentobi's column letters for a 0-based column (0 to a million).
 #[pyfunction]
-fn column_name(x: u32) -> String {
-    blokus_core::column_name(x as i32)
+fn column_name(py: Python<'_>, x: i64) -> PyResult<String> {
+    match i32::try_from(x) {
+        Ok(x) if (0..=1_000_000).contains(&x) => Ok(blokus_core::column_name(x)),
+        _ => Err(Class::InvalidArgument.err(py, format!("a column is 0 to 1000000, not {x}"))),
+    }
 }
 
 #[pyfunction]
@@ -1203,6 +1471,8 @@ fn builtin_variant_spec(id: &str) -> Option<&'static str> {
 #[pymodule]
 fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("MAX_THREADS", MAX_THREADS)?;
+    m.add("MAX_GAMES_PER_CALL", MAX_GAMES_PER_CALL)?;
     m.add_class::<TablesCore>()?;
     m.add_class::<BoardCore>()?;
     m.add_class::<SelfplayCore>()?;

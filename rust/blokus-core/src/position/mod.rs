@@ -31,7 +31,8 @@ pub(crate) struct Common {
     pub(crate) out: u8,
     /// Colour to move, or [`NO_COLOR`] when the game is over.
     pub(crate) to_move: u8,
-    /// Zobrist hash of the cells of each colour and the colour to move.
+    /// Zobrist hash of the cells of each colour, the pieces in hand and the colour to move
+    /// (the last pieces and the colours out are mixed in by [`Position::hash`]).
     pub(crate) hash: u64,
 }
 
@@ -108,6 +109,12 @@ pub(crate) fn zobrist(cell: u64, color: u64) -> u64 {
 
 /// The key of the colour to move in the hash.
 pub(crate) const TO_MOVE_KEY: u64 = 0xffff;
+/// Keys of the pieces in hand: `LEFT_KEY + 16 * piece + copies left` (a piece has at most 9).
+const LEFT_KEY: u64 = 0x1_0000;
+/// Keys of each colour's last piece: `LAST_KEY + piece`.
+const LAST_KEY: u64 = 0x2_0000;
+/// The key of a colour being out.
+const OUT_KEY: u64 = 0x3_0000;
 
 impl Common {
     /// No piece on the board, every piece in hand, nobody to move yet.
@@ -139,6 +146,12 @@ impl Common {
         self.occupied |= *mask;
         self.cells[c] |= *mask;
         self.left[c][piece] -= 1;
+        // The key of each count of a piece left goes in as the count is reached, so the hash
+        // holds a function of the count (Blokus 3D's cells do not tell which pieces made them).
+        self.hash ^= zobrist(
+            LEFT_KEY + 16 * piece as u64 + u64::from(self.left[c][piece]),
+            c as u64,
+        );
         if self.left[c][piece] == 0 {
             self.available[c] &= !(1 << piece);
         }
@@ -202,10 +215,22 @@ impl Position {
         self.common.out & (1 << color) != 0
     }
 
-    /// A 64-bit key of the position (each colour's cells and the colour to move), the same
-    /// however the position was reached: for transposition tables.
+    /// A 64-bit key of the position, for transposition tables: a Zobrist hash of everything
+    /// that makes two positions equal (each colour's cells, pieces in hand and last piece, the
+    /// colours out and the colour to move), so the same however the position was reached, by
+    /// moves or as a setup, and the same from run to run.
     pub fn hash(&self) -> u64 {
-        self.common.hash
+        let c = &self.common;
+        let mut hash = c.hash;
+        for color in 0..MAX_COLORS {
+            if c.placed[color] > 0 {
+                hash ^= zobrist(LAST_KEY + u64::from(c.last_piece[color]), color as u64);
+            }
+            if c.out & (1 << color) != 0 {
+                hash ^= zobrist(OUT_KEY, color as u64);
+            }
+        }
+        hash
     }
 
     /// Number of placements made.

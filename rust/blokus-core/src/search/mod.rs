@@ -96,7 +96,7 @@ impl Default for SearchConfig {
             rave_equivalence: 300.0,
             expand_after: 1,
             max_children: 64,
-            prior_weights: [1.187, 0.418, 0.591, -0.896, 0.460, 4.423, 0.0],
+            prior_weights: [1.193, 0.273, 0.493, -1.060, 0.480, 3.261, 0.216],
             piece_weights: [0.0; MAX_PIECES],
             playout: PlayoutPolicy {
                 size_bias: 1.0,
@@ -111,30 +111,30 @@ impl Default for SearchConfig {
 }
 
 /// Prior weights of the standard pieces by name, learned for the squares by
-/// `benches/learn_priors.py` (Duo, two rounds, 40 games of 3,000 simulations a move); pieces
+/// `benches/learn_priors.py` (Duo, three rounds, 40 games of 3,000 simulations a move); pieces
 /// not named weigh 0.
 const SQUARE_PIECE_WEIGHTS: &[(&str, f32)] = &[
-    ("1", 0.634),
-    ("2", 0.071),
-    ("I3", -0.181),
-    ("V3", -0.562),
-    ("I4", -0.449),
-    ("L4", -0.747),
-    ("T4", -0.500),
-    ("O", -0.263),
-    ("Z4", -0.492),
-    ("F", 0.509),
-    ("I5", -0.158),
-    ("L5", -0.219),
-    ("N", 0.081),
-    ("P", -0.460),
-    ("T5", 0.282),
-    ("U", -0.178),
-    ("V5", -0.178),
-    ("W", 0.636),
-    ("X", 1.850),
-    ("Y", -0.055),
-    ("Z5", 0.379),
+    ("1", 0.955),
+    ("2", 0.205),
+    ("I3", -0.375),
+    ("V3", -0.813),
+    ("I4", -0.304),
+    ("L4", -1.028),
+    ("T4", -0.793),
+    ("O", -0.393),
+    ("Z4", -0.734),
+    ("F", 0.682),
+    ("I5", 0.027),
+    ("L5", -0.482),
+    ("N", 0.091),
+    ("P", -0.886),
+    ("T5", 0.265),
+    ("U", -0.413),
+    ("V5", -0.301),
+    ("W", 1.090),
+    ("X", 2.821),
+    ("Y", -0.101),
+    ("Z5", 0.485),
 ];
 
 impl SearchConfig {

@@ -4,10 +4,15 @@
 //! side); [`Batch::write`] fills them, splitting the games over threads. A mask row is not
 //! cleared whole (30,433 entries in classic): the ids the last write set are unset.
 
+use std::collections::TryReserveError;
+
 use crate::position::Position;
 use crate::rules::score;
+use crate::rules::Illegal;
 use crate::tables::Tables;
 use crate::variant::Variant;
+
+use super::parallel::share;
 
 /// The dense grid observations are drawn on: `(layers, rows, columns)` and each cell's index.
 #[derive(Clone, Debug)]
@@ -112,15 +117,24 @@ pub enum StepError {
         game: usize,
         /// The action.
         action: i64,
+        /// The rule the placement breaks; `None` when the action is no placement id.
+        reason: Option<Illegal>,
     },
 }
 
 impl std::fmt::Display for StepError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            StepError::Illegal { game, action } => {
-                write!(f, "game {game}: action {action} is not a legal placement")
-            }
+            StepError::Illegal {
+                game,
+                action,
+                reason: Some(reason),
+            } => write!(f, "game {game}: action {action} is illegal: {reason}"),
+            StepError::Illegal {
+                game,
+                action,
+                reason: None,
+            } => write!(f, "game {game}: action {action} is no placement"),
         }
     }
 }
@@ -150,6 +164,26 @@ impl Batch {
             listed: vec![Vec::new(); n],
             grid: Grid::new(&t.variant),
         }
+    }
+
+    /// [`Batch::new`] that reports a failed allocation instead of aborting, for a caller that
+    /// takes `n` from a user.
+    pub fn try_new(t: &Tables, n: usize) -> Result<Batch, TryReserveError> {
+        let mut games = Vec::new();
+        games.try_reserve_exact(n)?;
+        games.resize(n, Position::start(t));
+        let mut ended = Vec::new();
+        ended.try_reserve_exact(n)?;
+        ended.resize(n, false);
+        let mut listed = Vec::new();
+        listed.try_reserve_exact(n)?;
+        listed.resize_with(n, Vec::new);
+        Ok(Batch {
+            games,
+            ended,
+            listed,
+            grid: Grid::new(&t.variant),
+        })
     }
 
     /// The grid the observations are drawn on.
@@ -191,8 +225,19 @@ impl Batch {
             if pos.is_game_over() {
                 continue;
             }
-            if a < 0 || a as usize >= t.num_placements() || pos.why_illegal(t, a as u32).is_some() {
-                return Err(StepError::Illegal { game: g, action: a });
+            let id = u32::try_from(a)
+                .ok()
+                .filter(|&id| (id as usize) < t.num_placements());
+            let reason = match id {
+                None => Some(None),
+                Some(id) => pos.why_illegal(t, id).map(Some),
+            };
+            if let Some(reason) = reason {
+                return Err(StepError::Illegal {
+                    game: g,
+                    action: a,
+                    reason,
+                });
             }
         }
         for ((pos, &a), e) in self.games.iter_mut().zip(actions).zip(&mut self.ended) {
@@ -215,16 +260,20 @@ impl Batch {
             write_rows(t, grid, games, ended, &mut self.listed, out);
             return;
         }
-        std::thread::scope(|s| {
-            let mut rest = out;
-            let parts = games
-                .chunks(chunk)
-                .zip(ended.chunks(chunk))
-                .zip(self.listed.chunks_mut(chunk));
-            for ((games, ended), listed) in parts {
-                let (part, others) = rest.split_first(games.len(), t, grid);
-                rest = others;
-                s.spawn(move || write_rows(t, grid, games, ended, listed, part));
+        let mut rest = out;
+        let mut parts = Vec::new();
+        let runs = games
+            .chunks(chunk)
+            .zip(ended.chunks(chunk))
+            .zip(self.listed.chunks_mut(chunk));
+        for ((games, ended), listed) in runs {
+            let (part, others) = rest.split_first(games.len(), t, grid);
+            rest = others;
+            parts.push((games, ended, listed, part));
+        }
+        share(parts, threads, |parts| {
+            for (games, ended, listed, part) in parts {
+                write_rows(t, grid, games, ended, listed, part);
             }
         });
     }

@@ -3,5 +3,6 @@
 
 pub(crate) mod batch;
 pub(crate) mod measure;
+mod parallel;
 pub(crate) mod playout;
 pub(crate) mod selfplay;

@@ -8,6 +8,7 @@ use crate::position::Position;
 use crate::rng::Rng;
 use crate::tables::Tables;
 
+use super::parallel::share;
 use super::playout::Playout;
 
 /// How a colour chooses its move.
@@ -90,15 +91,15 @@ pub(crate) fn play_games<'t>(
     let threads = threads.clamp(1, games.max(1));
     let mut records: Vec<Option<GameRecord>> = vec![None; games];
     let chunk = games.div_ceil(threads).max(1);
-    std::thread::scope(|s| {
-        for (k, slot) in records.chunks_mut(chunk).enumerate() {
-            s.spawn(move || {
-                let mut play = player();
-                for (j, r) in slot.iter_mut().enumerate() {
-                    let i = first + (k * chunk + j) as u64;
-                    *r = Some(play(&mut Rng::new(game_seed(seed, i))));
-                }
-            });
+    let runs: Vec<(usize, &mut [Option<GameRecord>])> =
+        records.chunks_mut(chunk).enumerate().collect();
+    share(runs, threads, |runs| {
+        let mut play = player();
+        for (k, slot) in runs {
+            for (j, r) in slot.iter_mut().enumerate() {
+                let i = first + (k * chunk + j) as u64;
+                *r = Some(play(&mut Rng::new(game_seed(seed, i))));
+            }
         }
     });
     records.into_iter().flatten().collect()

@@ -27,12 +27,39 @@ pub const MAX_PIECES: usize = 24;
 
 /// How points are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(try_from = "String")]
 pub enum Scoring {
     /// Cells placed plus bonuses (Pentobi's points).
     Advanced,
     /// Minus one per cell left in hand.
     Basic,
+}
+
+impl TryFrom<String> for Scoring {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Scoring, String> {
+        match name.as_str() {
+            "advanced" => Ok(Scoring::Advanced),
+            "basic" => Ok(Scoring::Basic),
+            _ => Err(unknown_name(&name, "advanced, basic")),
+        }
+    }
+}
+
+/// The message for a name that is not one of `known` (quoting a long name briefly).
+pub(crate) fn unknown_name(name: &str, known: &str) -> String {
+    format!("unknown value {} (known: {known})", excerpt(name))
+}
+
+/// A user's text for a message: quoted, and cut to a few dozen characters, so that a message
+/// stays short however long the text.
+pub(crate) fn excerpt(text: &str) -> String {
+    const MOST: usize = 24;
+    match text.char_indices().nth(MOST) {
+        Some((end, _)) => format!("{:?}...", &text[..end]),
+        None => format!("{text:?}"),
+    }
 }
 
 /// The rule family a variant is played under; the position dispatches on it by `match`.
@@ -74,12 +101,24 @@ impl Rules {
 
 /// How a player's score comes from the points of its colours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(try_from = "String")]
 pub enum PlayerScore {
     /// The sum of its colours' points.
     Sum,
     /// The points of its best colour (Blokus 3D `_2x2`: the owner of the best colour wins).
     Best,
+}
+
+impl TryFrom<String> for PlayerScore {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<PlayerScore, String> {
+        match name.as_str() {
+            "sum" => Ok(PlayerScore::Sum),
+            "best" => Ok(PlayerScore::Best),
+            _ => Err(unknown_name(&name, "sum, best")),
+        }
+    }
 }
 
 /// A piece of a validated variant.
@@ -132,13 +171,51 @@ pub struct Variant {
     pub(crate) index: HashMap<Coord, usize>,
 }
 
-/// A spec that cannot become a variant, with what is wrong and where.
+/// A spec that cannot become a variant: where (the field) and what is wrong there.
+///
+/// ```
+/// use blokus_core::Variant;
+/// let e = Variant::from_json(r#"{"id": "x", "board": {"geometry": "square", "width": 0,
+///     "height": 5}, "colors": ["Blue"], "players": [[0]], "pieces": {}}"#).unwrap_err();
+/// assert_eq!(e.field, "board");
+/// assert_eq!(e.to_string(), "board: 0x5 is not a size from 1x1 to 64x64");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError(pub String);
+pub struct SpecError {
+    /// The path of the field at fault, as `board.holes[3]`; empty when the fault is the spec
+    /// as a whole (not JSON, not a table).
+    pub field: String,
+    /// What is wrong there, in at most [`SpecError::MAX_MESSAGE`] characters.
+    pub message: String,
+}
+
+impl SpecError {
+    /// The most characters of a message (quoted input is cut to fit).
+    pub const MAX_MESSAGE: usize = 200;
+
+    /// The error at `field`, its message cut to [`SpecError::MAX_MESSAGE`] characters.
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> SpecError {
+        let mut message = message.into();
+        if let Some((end, _)) = message.char_indices().nth(SpecError::MAX_MESSAGE - 3) {
+            message.truncate(end);
+            message.push_str("...");
+        }
+        let mut field = field.into();
+        if let Some((end, _)) = field.char_indices().nth(40) {
+            field.truncate(end);
+            field.push_str("...");
+        }
+        SpecError { field, message }
+    }
+}
 
 impl std::fmt::Display for SpecError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        if self.field.is_empty() {
+            write!(f, "variant spec: {}", self.message)
+        } else {
+            write!(f, "{}: {}", self.field, self.message)
+        }
     }
 }
 
@@ -159,19 +236,18 @@ impl Variant {
     }
 
     /// Reads and validates a JSON spec.
+    ///
+    /// Tables (`board`, `pieces`, `bonus` and the spec itself) must be JSON objects: serde
+    /// would also read a list as a table, by position.
     pub fn from_json(json: &str) -> Result<Variant, SpecError> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        let spec: VariantSpec = serde_path_to_error::deserialize(de).map_err(|e| {
+        // serde_json refuses nesting deeper than 128 levels, so reading cannot overflow the stack.
+        let value: serde_json::Value = serde_json::from_str(json)
+            .map_err(|e| SpecError::new("", format!("not a JSON spec: {e}")))?;
+        check_tables(&value)?;
+        let spec: VariantSpec = serde_path_to_error::deserialize(&value).map_err(|e| {
             let path = e.path().to_string();
-            let inner = e.into_inner();
-            // serde_json appends a position in the JSON text; the field path says more.
-            let msg = inner.to_string();
-            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-            if path == "." || inner.is_syntax() || inner.is_eof() {
-                SpecError(format!("variant spec: {msg}"))
-            } else {
-                SpecError(format!("{path}: {msg}"))
-            }
+            let field = if path == "." { String::new() } else { path };
+            SpecError::new(field, e.into_inner().to_string())
         })?;
         Variant::from_spec(&spec)
     }
@@ -388,4 +464,40 @@ impl Variant {
     pub fn pieces_per_color(&self) -> usize {
         self.pieces.iter().map(|p| p.copies as usize).sum()
     }
+}
+
+/// Refuses a spec, or a table of it (`board`, `pieces`, `bonus`), that is not a JSON object.
+fn check_tables(value: &serde_json::Value) -> Result<(), SpecError> {
+    let kind = |v: &serde_json::Value| match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "a list",
+        serde_json::Value::Object(_) => "a table",
+    };
+    let Some(top) = value.as_object() else {
+        return Err(SpecError::new(
+            "",
+            format!(
+                "a spec is a table (an object) of fields, not {}",
+                kind(value)
+            ),
+        ));
+    };
+    for field in ["board", "pieces", "bonus"] {
+        match top.get(field) {
+            None | Some(serde_json::Value::Object(_)) => {}
+            Some(other) => {
+                return Err(SpecError::new(
+                    field,
+                    format!(
+                        "expected a table (an object) of fields, found {}",
+                        kind(other)
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(())
 }

@@ -35,30 +35,34 @@ pub struct Structure {
     pub limits: Vec<u8>,
 }
 
-fn err<T>(msg: String) -> Result<T, SpecError> {
-    Err(SpecError(msg))
+fn err<T>(field: &str, message: String) -> Result<T, SpecError> {
+    Err(SpecError::new(field, message))
 }
 
 impl Structure {
     /// Reads a picture and lowers its limits for `players` players (1 to 4).
     pub fn parse(rows: &[String], players: usize) -> Result<Structure, SpecError> {
         if !(1..=DRAWN_FOR_PLAYERS).contains(&players) {
-            return err(format!(
-                "board.limits_for_players: {players}, must be 1 to {DRAWN_FOR_PLAYERS}"
-            ));
+            return err(
+                "board.limits_for_players",
+                format!("{players}, must be 1 to {DRAWN_FOR_PLAYERS}"),
+            );
         }
         if rows.is_empty() {
-            return err("board.structure: no rows".into());
+            return err("board.structure", "no rows".into());
         }
         if rows.len() > 64 {
-            return err(format!("board.structure: {} rows, at most 64", rows.len()));
+            return err(
+                "board.structure",
+                format!("{} rows, at most 64", rows.len()),
+            );
         }
         let width = rows[0].chars().count();
         if width == 0 {
-            return err("board.structure: the first line is empty".into());
+            return err("board.structure", "the first line is empty".into());
         }
         if width > 64 {
-            return err(format!("board.structure: {width} columns, at most 64"));
+            return err("board.structure", format!("{width} columns, at most 64"));
         }
         let n = rows.len();
         let mut drawn = vec![vec![0u8; width]; n];
@@ -66,28 +70,36 @@ impl Structure {
             let row = n - line;
             let len = text.chars().count();
             if len != width {
-                return err(format!(
-                    "board.structure: line {} (row {row}) has {len} characters, the first line \
-                     has {width}; every line must be as wide",
-                    line + 1
-                ));
+                return err(
+                    "board.structure",
+                    format!(
+                        "line {} (row {row}) has {len} characters, the first line has {width}; \
+                         every line must be as wide",
+                        line + 1
+                    ),
+                );
             }
             for (x, ch) in text.chars().enumerate() {
                 drawn[n - 1 - line][x] = match ch {
                     '.' => 0,
                     '1'..='9' => ch as u8 - b'0',
                     '0' => {
-                        return err(format!(
-                            "board.structure: {}{row} has height 0; heights are 1 to 9, \
-                             '.' for no column",
-                            column_name(x as i32)
-                        ))
+                        return err(
+                            "board.structure",
+                            format!(
+                                "{}{row} has height 0; heights are 1 to 9, '.' for no column",
+                                column_name(x as i32)
+                            ),
+                        )
                     }
                     _ => {
-                        return err(format!(
-                            "board.structure: {}{row} is {ch:?}, not a height 1 to 9 or '.'",
-                            column_name(x as i32)
-                        ))
+                        return err(
+                            "board.structure",
+                            format!(
+                                "{}{row} is {ch:?}, not a height 1 to 9 or '.'",
+                                column_name(x as i32)
+                            ),
+                        )
                     }
                 };
             }
@@ -104,13 +116,17 @@ impl Structure {
             }
         }
         if columns.is_empty() {
-            return err("board.structure: no column (every character is '.')".into());
+            return err(
+                "board.structure",
+                "no column (every character is '.')".into(),
+            );
         }
         let cubes: usize = limits.iter().map(|&l| usize::from(l)).sum();
         if cubes > MAX_CELLS {
-            return err(format!(
-                "board.structure: holds {cubes} cubes with {players} players, at most {MAX_CELLS}"
-            ));
+            return err(
+                "board.structure",
+                format!("holds {cubes} cubes with {players} players, at most {MAX_CELLS}"),
+            );
         }
         Ok(Structure {
             rows: rows.to_vec(),
@@ -183,11 +199,11 @@ mod tests {
         ];
         for (rows, msg) in cases {
             let e = parse(rows, 4).unwrap_err();
-            assert!(e.0.contains(msg), "{rows:?}: {e}");
+            assert!(e.to_string().contains(msg), "{rows:?}: {e}");
         }
         assert!(parse(&["8"], 0)
             .unwrap_err()
-            .0
+            .to_string()
             .contains("limits_for_players"));
         assert!(parse(&["8"], 5).is_err());
     }
