@@ -59,84 +59,120 @@ impl Features {
 /// The features of placement `id` for the colour to move in `pos`, where `last` is the
 /// placement put down last (if any).
 pub(crate) fn features(t: &Tables, pos: &Position, id: u32, last: Option<u32>) -> Features {
-    let v = &t.variant;
-    let common = &pos.common;
-    let c = usize::from(common.to_move);
-    let fp = t.placements.footprint(id);
-    let masks = t.placements.footprints.masks(&fp);
-    let me = v.player_of(c, usize::from(common.placed[c]));
-    let others = (0..v.num_colors()).filter(|&d| d != c && !v.players[me].contains(&d));
-    let count = |b: Bits| b.count() as f32;
-    let size = fp.cells.len() as f32;
-    let local = last.map_or(0.0, |last| {
-        let lfp = t.placements.footprint(last);
-        let around = t.placements.footprints.masks(&lfp);
-        count((around.edges | around.corners) & masks.cells)
-    });
-    match &pos.rules {
-        RuleState::Corner(state) => {
-            let fresh = masks.corners & !state.forbidden[c] & !state.attach[c];
-            let mut theirs = Bits::EMPTY;
-            for d in others {
+    Scorer::new(t, pos, last).features(id)
+}
+
+/// What the features of every move of one position share, worked out once.
+pub(crate) struct Scorer<'a> {
+    t: &'a Tables,
+    pos: &'a Position,
+    color: usize,
+    me: usize,
+    /// Flat boards: other players' usable attach cells, and the mover's.
+    theirs: Bits,
+    own: Bits,
+    /// The cells touching the piece put down last.
+    near_last: Bits,
+}
+
+impl<'a> Scorer<'a> {
+    pub(crate) fn new(t: &'a Tables, pos: &'a Position, last: Option<u32>) -> Scorer<'a> {
+        let v = &t.variant;
+        let common = &pos.common;
+        let c = usize::from(common.to_move);
+        let me = v.player_of(c, usize::from(common.placed[c]));
+        let (mut theirs, mut own) = (Bits::EMPTY, Bits::EMPTY);
+        if let RuleState::Corner(state) = &pos.rules {
+            for d in (0..v.num_colors()).filter(|&d| d != c && !v.players[me].contains(&d)) {
                 theirs |= state.attach[d] & !state.forbidden[d];
             }
-            let own = state.attach[c] & !state.forbidden[c];
-            let mut beside_theirs = 0.0;
-            for &x in fp.cells {
-                if t.edge_neighbours(usize::from(x))
-                    .iter()
-                    .any(|&n| theirs.contains(usize::from(n)))
-                {
-                    beside_theirs += 1.0;
-                }
-            }
-            let centre = if common.placed[c] < 4 {
-                closeness_to_centre(t, fp.cells)
-            } else {
-                0.0
-            };
-            Features {
-                piece: fp.piece,
-                size,
-                gain: count(fresh),
-                blocks: count(masks.cells & theirs),
-                own_loss: count(masks.edges & own),
-                near_opponents: beside_theirs,
-                centre,
-                local,
-            }
+            own = state.attach[c] & !state.forbidden[c];
         }
-        RuleState::Stacking(_) => {
-            let cells = t
-                .rules
-                .stack_cells()
-                .expect("a stacking position has stacking cells");
-            let (bottoms, _) = cells.bottoms_and_tops(fp.cells, &masks.cells);
-            let (mut gain, mut blocks) = (0.0, 0.0);
-            for b in bottoms.iter() {
-                match cells.below(b).and_then(|x| pos.color_at(x)) {
-                    Some(d) if d == c || v.players[me].contains(&d) => {}
-                    Some(_) => {
-                        gain += 1.0;
-                        blocks += 1.0;
+        let near_last = last.map_or(Bits::EMPTY, |last| {
+            let masks = t.placements.footprints.masks(&t.placements.footprint(last));
+            masks.edges | masks.corners
+        });
+        Scorer {
+            t,
+            pos,
+            color: c,
+            me,
+            theirs,
+            own,
+            near_last,
+        }
+    }
+
+    /// The features of placement `id` for the colour to move.
+    pub(crate) fn features(&self, id: u32) -> Features {
+        let (t, pos, c) = (self.t, self.pos, self.color);
+        let v = &t.variant;
+        let common = &pos.common;
+        let fp = t.placements.footprint(id);
+        let masks = t.placements.footprints.masks(&fp);
+        let count = |b: Bits| b.count() as f32;
+        let size = fp.cells.len() as f32;
+        let local = count(self.near_last & masks.cells);
+        match &pos.rules {
+            RuleState::Corner(state) => {
+                let fresh = masks.corners & !state.forbidden[c] & !state.attach[c];
+                let mut beside_theirs = 0.0;
+                for &x in fp.cells {
+                    if t.edge_neighbours(usize::from(x))
+                        .iter()
+                        .any(|&n| self.theirs.contains(usize::from(n)))
+                    {
+                        beside_theirs += 1.0;
                     }
-                    None => gain += 1.0,
+                }
+                let centre = if common.placed[c] < 4 {
+                    closeness_to_centre(t, fp.cells)
+                } else {
+                    0.0
+                };
+                Features {
+                    piece: fp.piece,
+                    size,
+                    gain: count(fresh),
+                    blocks: count(masks.cells & self.theirs),
+                    own_loss: count(masks.edges & self.own),
+                    near_opponents: beside_theirs,
+                    centre,
+                    local,
                 }
             }
-            let raised = fp
-                .cells
-                .iter()
-                .filter(|&&x| v.cells[usize::from(x)][2] > 0)
-                .count();
-            Features {
-                piece: fp.piece,
-                size,
-                gain,
-                blocks,
-                own_loss: 0.0,
-                near_opponents: raised as f32,
-                centre: 0.0,
-                local,
+            RuleState::Stacking(_) => {
+                let cells = t
+                    .rules
+                    .stack_cells()
+                    .expect("a stacking position has stacking cells");
+                let (bottoms, _) = cells.bottoms_and_tops(fp.cells, &masks.cells);
+                let (mut gain, mut blocks) = (0.0, 0.0);
+                for b in bottoms.iter() {
+                    match cells.below(b).and_then(|x| pos.color_at(x)) {
+                        Some(d) if d == c || v.players[self.me].contains(&d) => {}
+                        Some(_) => {
+                            gain += 1.0;
+                            blocks += 1.0;
+                        }
+                        None => gain += 1.0,
+                    }
+                }
+                let raised = fp
+                    .cells
+                    .iter()
+                    .filter(|&&x| v.cells[usize::from(x)][2] > 0)
+                    .count();
+                Features {
+                    piece: fp.piece,
+                    size,
+                    gain,
+                    blocks,
+                    own_loss: 0.0,
+                    near_opponents: raised as f32,
+                    centre: 0.0,
+                    local,
+                }
             }
         }
     }

@@ -787,8 +787,9 @@ impl<'a> Worker<'a> {
         // the generator lists the moves in.
         self.legal.sort_unstable();
         self.scored.clear();
+        let scorer = features::Scorer::new(t, &pos, last);
         for &id in &self.legal {
-            let f = features::features(t, &pos, id, last);
+            let f = scorer.features(id);
             let logit: f32 = f
                 .vector()
                 .iter()
