@@ -571,6 +571,16 @@ impl BoardCore {
         let board = self.board.clone();
         py.detach(move || board.perft(depth))
     }
+    /// `(placement id, count)` below each legal move, sorted by id (GIL released).
+    fn perft_divide(&self, py: Python<'_>, depth: u32) -> Vec<(u32, u64)> {
+        let board = self.board.clone();
+        py.detach(move || board.perft_divide(depth))
+    }
+    /// Perft by the plain reference generator of the core alone (slow; GIL released).
+    fn reference_perft(&self, py: Python<'_>, depth: u32) -> u64 {
+        let board = self.board.clone();
+        py.detach(move || blokus_core::reference::perft(board.tables(), board.position(), depth))
+    }
     fn __eq__(&self, other: &BoardCore) -> bool {
         Arc::ptr_eq(self.board.tables(), other.board.tables())
             && self.board.position() == other.board.position()
@@ -879,8 +889,26 @@ fn builtin_variant_spec(id: &str) -> Option<&'static str> {
     builtin_spec_json(id)
 }
 
+/// The CPU level the hot loops run at (`x86-64`, `x86-64-v2`, `x86-64-v3`, `x86-64-v4`, or the
+/// architecture's name off x86-64).
+#[pyfunction]
+fn cpu_level() -> &'static str {
+    blokus_core::cpu_level().name()
+}
+
+/// The levels this CPU can run, lowest first.
+#[pyfunction]
+fn cpu_levels_supported() -> Vec<&'static str> {
+    blokus_core::CpuLevel::supported()
+        .into_iter()
+        .map(|l| l.name())
+        .collect()
+}
+
 #[pymodule]
 fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // A bad BLOKUS_CPU_LEVEL is refused when the extension is imported, not later in a loop.
+    blokus_core::try_cpu_level().map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.0))?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<TablesCore>()?;
     m.add_class::<BoardCore>()?;
@@ -893,5 +921,7 @@ fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(column_name, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_ids, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(cpu_level, m)?)?;
+    m.add_function(wrap_pyfunction!(cpu_levels_supported, m)?)?;
     Ok(())
 }
