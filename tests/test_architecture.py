@@ -10,7 +10,7 @@ SRC = Path(__file__).resolve().parent.parent / "rust" / "blokus-core" / "src"
 
 #: Bottom to top; modules of one layer may use each other only within their own folder.
 LAYERS = [
-    {"bits", "rng", "geometry"},
+    {"bits", "rng", "geometry", "cpu"},
     {"variant"},
     {"placement"},
     {"position"},

@@ -30,6 +30,18 @@ from blokus.variant import Piece, Variant, variants
 #: The version of the package and of its Rust core (written once, in Cargo.toml).
 __version__: str = _blokus.__version__
 
+
+def cpu_level() -> str:
+    """The CPU level the move generators run at, chosen when the extension loads: the best of
+    ``x86-64``, ``x86-64-v2``, ``x86-64-v3``, ``x86-64-v4`` this CPU supports (the architecture's
+    name off x86-64), or a lower one forced by the ``BLOKUS_CPU_LEVEL`` environment variable.
+
+    >>> cpu_level() in _blokus.cpu_levels_supported()
+    True
+    """
+    return _blokus.cpu_level()
+
+
 __all__ = [
     "BlokusError",
     "Board",
@@ -50,6 +62,7 @@ __all__ = [
     "UnknownVariantError",
     "Variant",
     "bots",
+    "cpu_level",
     "errors",
     "gtp",
     "match",

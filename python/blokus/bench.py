@@ -13,12 +13,17 @@ mask after every step, so the two figures differ by what Python and the binding 
 
 from __future__ import annotations
 
+import datetime
+import json
+import os
+import platform
 import random
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Callable, TextIO
 
+import blokus
 from blokus import _arguments, _blokus
 from blokus.board import Board
 from blokus.progress import Progress
@@ -181,6 +186,40 @@ def batch_env_rates(variant_id: str, games: int = BATCH_GAMES, rounds: int = 3) 
     return games / rust, games / python
 
 
+def cpu_model() -> str:
+    """The CPU's model name (from /proc/cpuinfo on Linux), else what the platform says."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith(("model name", "Model", "Hardware")):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def machine() -> dict[str, object]:
+    """What a benchmark's figures depend on besides the code: the machine, the CPU level the
+    hot loops run at, the versions, the date.
+
+    >>> m = machine()
+    >>> m["cpu_level"] in m["cpu_levels_supported"]
+    True
+    """
+    return {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "machine": platform.machine(),
+        "system": platform.system(),
+        "cpu_level": _blokus.cpu_level(),
+        "cpu_levels_supported": _blokus.cpu_levels_supported(),
+        "blokus": blokus.__version__,
+        "python": platform.python_version(),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+    }
+
+
 def run(
     variants: list[str],
     seconds: float,
@@ -188,7 +227,11 @@ def run(
     rl_games: int,
     out: TextIO | None = None,
     progress_stream: TextIO | None = None,
-) -> None:
+    json_path: str | None = None,
+) -> dict[str, object]:
+    """Measures every figure, prints the tables to ``out`` and, with ``json_path``, writes
+    them as JSON with :func:`machine` (for comparing machines and engines); returns that JSON's
+    contents."""
     # The streams are looked up when called, not when the module is imported, so that a
     # redirected sys.stdout (or a test's capture) is the one written to.
     out = out or sys.stdout
@@ -205,6 +248,13 @@ def run(
         bar.step(f"{vid} batch environment")
     comparison = blokus_rl_comparison(rl_games, bar)
     bar.close()
+    info = machine()
+    levels = ", ".join(_blokus.cpu_levels_supported())
+    print(
+        f"blokus {blokus.__version__}, CPU level {_blokus.cpu_level()} (this CPU supports {levels});"
+        f" {cpu_model()}, {os.cpu_count()} cores\n",
+        file=out,
+    )
     print(
         f"uniform random games from the empty board (one thread: the median of three runs);"
         f" {threads} thread(s) for 'all cores'",
@@ -227,3 +277,21 @@ def run(
         print(f"\nclassic, random games through Python ({rl_games} games per loop), games/s:", file=out)
         for name, rate in comparison:
             print(f"  {name:<48}{rate:>12,.1f}", file=out)
+    report: dict[str, object] = {
+        "machine": info,
+        "threads": threads,
+        "seconds_per_measurement": seconds,
+        "variants": [asdict(r) for r in rows],
+        "batch_env": [
+            {"variant": vid, "batch_games": BATCH_GAMES, "rust_games_per_second": rust, "python_games_per_second": py}
+            for vid, rust, py in batch_rows
+        ],
+        "blokus_rl": None
+        if comparison is None
+        else [{"loop": name, "games_per_second": rate, "games": rl_games} for name, rate in comparison],
+    }
+    if json_path is not None:
+        with open(json_path, "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=2)
+            f.write("\n")
+    return report

@@ -94,14 +94,91 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def _cmd_perft(args: argparse.Namespace) -> int:
-    board = Board(_variant_arg(args.variant), args.moves.split(";") if args.moves else ())
-    print(f"{board.variant.id}: perft from {'the empty board' if not args.moves else 'the given moves'}")
+    if args.suite is not None:
+        return _perft_suite(args)
+    chosen = args.variant or ["duo"]
+    if len(chosen) > 1:
+        raise BlokusError("--variant: name one variant (several are for --suite)")
+    if args.bpn and args.moves:
+        raise BlokusError("--bpn and --moves: give one starting position")
+    if args.bpn:
+        board = Board.from_bpn(args.bpn, _variant_arg(chosen[0]) if args.variant else None)
+    else:
+        board = Board(_variant_arg(chosen[0]), args.moves.split(";") if args.moves else ())
+    depth = 2 if args.depth is None else args.depth
+    if depth < 1:
+        raise BlokusError(f"--depth {depth}: perft counts from depth 1")
+    where = "the given position" if args.bpn else "the given moves" if args.moves else "the empty board"
+    if args.divide:
+        return _perft_divide(board, depth, where)
+    print(f"{board.variant.id}: perft from {where}")
     print(f"{'depth':>5}{'nodes':>16}{'seconds':>10}{'nodes/s':>16}")
-    for depth in range(1, args.depth + 1):
+    for d in range(1, depth + 1):
         start = time.perf_counter()
-        n = board.perft(depth)
+        n = board.perft(d)
         dt = time.perf_counter() - start
-        print(f"{depth:>5}{n:>16,}{dt:>10.3f}{n / dt if dt > 0 else 0:>16,.0f}")
+        print(f"{d:>5}{n:>16,}{dt:>10.3f}{n / dt if dt > 0 else 0:>16,.0f}")
+    return 0
+
+
+def _perft_divide(board: Board, depth: int, where: str) -> int:
+    """Each legal move (move text, sorted) with the count of sequences of ``depth`` moves that
+    start with it: what an author compares line by line when another generator disagrees."""
+    from blokus.perft import divide
+
+    start = time.perf_counter()
+    counts = divide(board, depth)
+    dt = time.perf_counter() - start
+    print(f"{board.variant.id}: perft({depth}) divided by first move, from {where}")
+    for text, n in sorted((str(m), n) for m, n in counts.items()):
+        print(f"{text}: {n}")
+    total = sum(counts.values())
+    print(f"\n{len(counts)} moves, {total} nodes in {dt:.3f} s")
+    return 0
+
+
+def _perft_suite(args: argparse.Namespace) -> int:
+    """Checks every count of the perft suite (of the given variants), with nodes/s; exit 1 on
+    a count that differs."""
+    from blokus.perft import check_suite, load_suite
+
+    try:
+        positions = load_suite(args.suite or None)
+    except ValueError as e:
+        raise BlokusError(str(e)) from None
+    known = {p.variant for p in positions}
+    for vid in args.variant or ():
+        if vid not in known:
+            raise BlokusError(f"--variant {vid}: the suite has no positions of it (it has {', '.join(sorted(known))})")
+    print(f"{'variant':<16}{'position':<10}{'depths':>7}{'nodes':>18}{'seconds':>10}{'nodes/s':>16}  result")
+    bad = 0
+    nodes = 0
+    seconds = 0.0
+    checked = 0
+    for r in check_suite(positions, args.variant, args.depth):
+        p = r.position
+        checked += 1
+        nodes += r.nodes
+        seconds += r.seconds
+        rate = r.nodes / r.seconds if r.seconds > 0 else 0.0
+        depths = f"1-{len(r.depths)}" if r.depths else "-"
+        print(
+            f"{p.variant:<16}{p.name:<10}{depths:>7}{r.nodes:>18,}{r.seconds:>10.3f}{rate:>16,.0f}"
+            f"  {'ok' if r.ok else 'MISMATCH'}",
+            flush=True,
+        )
+        if r.bpn_mismatch is not None:
+            print(f"  the moves give {r.bpn_mismatch}\n  the suite says {p.bpn}")
+        for d, expected, got, _ in r.depths:
+            if expected != got:
+                print(f"  perft({d}): the suite says {expected:,}, counted {got:,}")
+        bad += not r.ok
+    rate = nodes / seconds if seconds > 0 else 0.0
+    print(f"\n{checked} positions, {nodes:,} nodes in {seconds:.2f} s: {rate:,.0f} nodes/s")
+    if bad:
+        print(f"{bad} position(s) with a count that differs from the suite")
+        return 1
+    print("every count matches the suite")
     return 0
 
 
@@ -112,7 +189,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     chosen = args.variant or [v for v in variants() if not v.startswith("3d_")] + structures
     for v in chosen:
         variant(v)  # unknown ids fail before any work
-    run(chosen, args.seconds, args.threads, args.rl_games)
+    run(chosen, args.seconds, args.threads, args.rl_games, json_path=args.json)
     return 0
 
 
@@ -341,10 +418,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.set_defaults(run=_cmd_selfplay)
 
-    p = sub.add_parser("perft", help="count move sequences to a depth")
-    p.add_argument("--variant", default="duo", help="variant id, or a .toml/.json spec file")
-    p.add_argument("--depth", type=int, default=2)
+    p = sub.add_parser(
+        "perft",
+        help="count move sequences to a depth; check the perft suite",
+        description="Count move sequences to a depth (perft), split them by first move (--divide), "
+        "or check every count of the perft suite shipped with the package (--suite).",
+    )
+    p.add_argument(
+        "--variant",
+        action="append",
+        help="variant id, or a .toml/.json spec file (default duo); with --suite, the variants to check (repeat)",
+    )
+    p.add_argument(
+        "--depth", type=_count, default=None, help="count to this depth (default 2); with --suite, the deepest to check"
+    )
     p.add_argument("--moves", default="", help="moves to play first, separated by ';'")
+    p.add_argument("--bpn", default="", help="start from this position string instead")
+    p.add_argument("--divide", action="store_true", help="print the count below each first move, and the total")
+    p.add_argument(
+        "--suite",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="FILE",
+        help="check the perft suite (or a suite file of the same format); exit 1 on a count that differs",
+    )
     p.set_defaults(run=_cmd_perft)
 
     p = sub.add_parser("bench", help="games/s, legal moves/s and perft speed per variant")
@@ -352,6 +450,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seconds", type=_seconds, default=1.0, help="time per measurement")
     p.add_argument("--threads", type=_threads, default=None, help="threads for the all-core figure")
     p.add_argument("--rl-games", type=_integer(1), default=20, help="games per loop in the blokus-rl comparison")
+    p.add_argument(
+        "--json",
+        default=None,
+        metavar="FILE",
+        help="also write every figure, the machine, CPU level and version as JSON",
+    )
     p.set_defaults(run=_cmd_bench)
 
     p = sub.add_parser("variants", help="list the built-in variants")

@@ -28,49 +28,49 @@ impl Bits {
     }
 
     /// Adds a cell.
-    #[inline]
+    #[inline(always)]
     pub fn insert(&mut self, cell: usize) {
         self.0[cell >> 6] |= 1u64 << (cell & 63);
     }
 
     /// Removes a cell.
-    #[inline]
+    #[inline(always)]
     pub fn remove(&mut self, cell: usize) {
         self.0[cell >> 6] &= !(1u64 << (cell & 63));
     }
 
     /// Whether the cell is in the set.
-    #[inline]
+    #[inline(always)]
     pub fn contains(&self, cell: usize) -> bool {
         self.0[cell >> 6] >> (cell & 63) & 1 != 0
     }
 
     /// Whether the set is empty.
-    #[inline]
+    #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
 
     /// Whether the two sets share a cell.
-    #[inline]
+    #[inline(always)]
     pub fn intersects(&self, other: &Bits) -> bool {
         self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
     }
 
     /// Whether every cell of the set is in `other`.
-    #[inline]
+    #[inline(always)]
     pub fn is_subset_of(&self, other: &Bits) -> bool {
         self.0.iter().zip(other.0.iter()).all(|(a, b)| a & !b == 0)
     }
 
     /// Number of cells in the set.
-    #[inline]
+    #[inline(always)]
     pub fn count(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
 
     /// The cells in increasing order.
-    #[inline]
+    #[inline(always)]
     pub fn iter(&self) -> BitsIter {
         let mut nonzero = 0u8;
         for (i, &w) in self.0.iter().enumerate() {
@@ -92,7 +92,7 @@ pub struct BitsIter {
 
 impl Iterator for BitsIter {
     type Item = usize;
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<usize> {
         if self.nonzero == 0 {
             return None;
@@ -110,7 +110,7 @@ impl Iterator for BitsIter {
 
 impl BitAnd for Bits {
     type Output = Bits;
-    #[inline]
+    #[inline(always)]
     fn bitand(mut self, rhs: Bits) -> Bits {
         self &= rhs;
         self
@@ -119,7 +119,7 @@ impl BitAnd for Bits {
 
 impl BitOr for Bits {
     type Output = Bits;
-    #[inline]
+    #[inline(always)]
     fn bitor(mut self, rhs: Bits) -> Bits {
         self |= rhs;
         self
@@ -127,7 +127,7 @@ impl BitOr for Bits {
 }
 
 impl BitAndAssign for Bits {
-    #[inline]
+    #[inline(always)]
     fn bitand_assign(&mut self, rhs: Bits) {
         for (a, b) in self.0.iter_mut().zip(rhs.0.iter()) {
             *a &= b;
@@ -136,7 +136,7 @@ impl BitAndAssign for Bits {
 }
 
 impl BitOrAssign for Bits {
-    #[inline]
+    #[inline(always)]
     fn bitor_assign(&mut self, rhs: Bits) {
         for (a, b) in self.0.iter_mut().zip(rhs.0.iter()) {
             *a |= b;
@@ -146,7 +146,7 @@ impl BitOrAssign for Bits {
 
 impl Not for Bits {
     type Output = Bits;
-    #[inline]
+    #[inline(always)]
     fn not(mut self) -> Bits {
         for a in self.0.iter_mut() {
             *a = !*a;
@@ -158,7 +158,7 @@ impl Not for Bits {
 /// The position of the `k`-th lowest set bit of `word` (counted from 0), which has more than
 /// `k` set bits: found by halving, six steps without a data-dependent branch (clearing the
 /// lowest bit `k` times costs up to 63 dependent steps and a mispredicted exit).
-#[inline]
+#[inline(always)]
 pub fn nth_one(word: u64, k: u32) -> u32 {
     debug_assert!(k < word.count_ones());
     let (mut x, mut k, mut at) = (word, k, 0);
@@ -175,7 +175,7 @@ pub fn nth_one(word: u64, k: u32) -> u32 {
 
 /// The position of the `k`-th lowest set bit of the words taken as one bitset (word `w` holds
 /// bits `64 * w..64 * w + 64`), which has more than `k` set bits.
-#[inline]
+#[inline(always)]
 pub fn nth_one_in(words: &[u64], mut k: usize) -> usize {
     for (w, &word) in words.iter().enumerate() {
         let n = word.count_ones() as usize;

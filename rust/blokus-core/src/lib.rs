@@ -53,10 +53,21 @@
 //! is the state; `rules` the rules, once, per rule family; `movegen` their fast form, one
 //! generator per family chosen in [`Tables::new`]; `game` plays by the rules ([`Board`],
 //! setups, perft); `simulation` plays many games. Each layer uses only those before it;
-//! docs/ARCHITECTURE.md in the repository tells the whole story.
+//! docs/ARCHITECTURE.md in the repository tells the whole story. Beneath them all, `cpu`
+//! compiles the hot entry points once per x86-64 level and runs the best one the CPU has
+//! ([`cpu_level`]).
+//!
+//! ```
+//! use blokus_core::{cpu_level, tables, Board};
+//! println!("the generators run at {}", cpu_level()); // x86-64-v3 on a recent x86-64 CPU
+//! let board = Board::new(tables("junior").unwrap());
+//! let divide = board.perft_divide(2); // perft(1) below each first move
+//! assert_eq!(divide.iter().map(|&(_, n)| n).sum::<u64>(), board.perft(2));
+//! ```
 #![deny(missing_docs)]
 
 mod bits;
+mod cpu;
 mod game;
 mod geometry;
 mod movegen;
@@ -75,6 +86,7 @@ mod testing;
 mod variant;
 
 pub use bits::Bits;
+pub use cpu::{cpu_level, try_cpu_level, CpuLevel, CpuLevelError, CPU_LEVEL_VAR};
 pub use game::board::{Board, PlayError};
 pub use game::setup::{pieces_of_cells, Group, Setup, SetupError, SetupTurn};
 pub use geometry::{Coord, Geometry};

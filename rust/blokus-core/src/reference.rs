@@ -203,6 +203,73 @@ pub fn legal_moves(t: &Tables, pos: &Position, color: usize) -> Vec<u32> {
         .collect()
 }
 
+/// Perft by the reference alone: the number of move sequences of length `depth` from `pos`,
+/// each move listed by [`legal_moves`] for the colour to move, and the turn passed by the
+/// rules of docs/RULES.md (the next colour not out that has a legal move by [`legal_moves`];
+/// one without is out for good on flat boards and in Blokus 3D, unless the variant skips
+/// blocked colours). Only the board's update after a move (which cells a colour covers, which
+/// pieces it has left) is the engine's: nothing of its generator, turn order or `forbidden`/
+/// `attach`/`surface` sets is used. It is slow: the tests confirm the engine's perft with it at
+/// small depths.
+///
+/// ```
+/// use blokus_core::{reference, tables, Board};
+/// let board = Board::new(tables("duo").unwrap());
+/// assert_eq!(reference::perft(board.tables(), board.position(), 2), board.perft(2));
+/// ```
+pub fn perft(t: &Tables, pos: &Position, depth: u32) -> u64 {
+    let n = t.variant.num_colors();
+    let out = (0..n)
+        .filter(|&c| pos.is_out(c))
+        .fold(0u8, |o, c| o | 1 << c);
+    match pos.turn() {
+        None => 0,
+        Some(c) => perft_from(t, pos, c, out, legal_moves(t, pos, c), depth),
+    }
+}
+
+/// [`perft`] from `pos` with `color` to move, `out` the colours out and `moves` its legal
+/// moves (by [`legal_moves`]).
+fn perft_from(
+    t: &Tables,
+    pos: &Position,
+    color: usize,
+    out: u8,
+    moves: Vec<u32>,
+    depth: u32,
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let n = t.variant.num_colors();
+    let knocks_out = t.variant.rules.knocks_out();
+    let mut total = 0;
+    for id in moves {
+        let mut next = *pos;
+        next.place(t, color, id);
+        let mut out = out;
+        // The next colour after `color` (itself last) that is not out and can move.
+        for i in 1..=n {
+            let d = (color + i) % n;
+            if out & (1 << d) != 0 {
+                continue;
+            }
+            let replies = legal_moves(t, &next, d);
+            if !replies.is_empty() {
+                total += perft_from(t, &next, d, out, replies, depth - 1);
+                break;
+            }
+            if knocks_out {
+                out |= 1 << d;
+            }
+        }
+    }
+    total
+}
+
 /// The corner rule for a piece on free cells `coords`.
 fn corner_allows(cells: &Cells<'_>, coords: &[Coord], color: usize, first: bool) -> bool {
     let v = cells.v;

@@ -23,7 +23,7 @@ impl Rng {
     }
 
     /// The next 64 random bits.
-    #[inline]
+    #[inline(always)]
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;
         let result = (s[0].wrapping_add(s[3])).rotate_left(23).wrapping_add(s[0]);
@@ -40,7 +40,7 @@ impl Rng {
     /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-shift with rejection. The
     /// rejection threshold (a division) is computed only when the low half of the product is
     /// below `n`, which it rarely is: the draws are those of always computing it.
-    #[inline]
+    #[inline(always)]
     pub fn below(&mut self, n: u64) -> u64 {
         let mut m = u128::from(self.next_u64()) * u128::from(n);
         if (m as u64) < n {

@@ -641,34 +641,24 @@ impl BoardCore {
             .collect()
     }
     /// Counts on a copy of the board with the GIL released (so the board is free for other
-    /// threads meanwhile); checks for signals every 50 ms or so, and stops with the
-    /// `KeyboardInterrupt` of a Ctrl-C.
+    /// threads meanwhile); stops with the `KeyboardInterrupt` of a Ctrl-C.
     fn perft(slf: PyRef<'_, Self>, depth: u32) -> PyResult<u64> {
-        let py = slf.py();
-        let board = slf.board.clone();
+        let (py, board) = (slf.py(), slf.board.clone());
         drop(slf);
-        let mut stopped: Option<PyErr> = None;
-        let count = py.detach(|| {
-            let mut last = Instant::now();
-            board.perft_until(depth, &mut || {
-                if last.elapsed() < SIGNAL_CHECKS {
-                    return true;
-                }
-                last = Instant::now();
-                match Python::attach(|py| py.check_signals()) {
-                    Ok(()) => true,
-                    Err(e) => {
-                        stopped = Some(e);
-                        false
-                    }
-                }
-            })
-        });
-        match (count, stopped) {
-            (Some(n), _) => Ok(n),
-            (None, Some(e)) => Err(e),
-            (None, None) => Err(Class::Blokus.err(py, "perft stopped without a reason")),
-        }
+        interruptible(py, |go_on| board.perft_until(depth, go_on))
+    }
+    /// `(placement id, count)` below each legal move, sorted by id; like `perft`, on a copy
+    /// without the GIL, and stopped by Ctrl-C.
+    fn perft_divide(slf: PyRef<'_, Self>, depth: u32) -> PyResult<Vec<(u32, u64)>> {
+        let (py, board) = (slf.py(), slf.board.clone());
+        drop(slf);
+        interruptible(py, |go_on| board.perft_divide_until(depth, go_on))
+    }
+    /// Perft by the plain reference generator of the core alone (slow, for shallow depths;
+    /// GIL released).
+    fn reference_perft(&self, py: Python<'_>, depth: u32) -> u64 {
+        let board = self.board.clone();
+        py.detach(move || blokus_core::reference::perft(board.tables(), board.position(), depth))
     }
     /// Same position and same moves (the variants are compared by the Python side).
     fn __eq__(&self, other: &BoardCore) -> bool {
@@ -1284,6 +1274,36 @@ const MAX_GAMES_PER_CALL: usize = 1 << 20;
 /// How often a long call checks for signals (Ctrl-C).
 const SIGNAL_CHECKS: Duration = Duration::from_millis(50);
 
+/// Runs `work` without the GIL, giving it a `go_on` that checks for signals every
+/// [`SIGNAL_CHECKS`]; a Ctrl-C stops it with `KeyboardInterrupt`.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&mut dyn FnMut() -> bool) -> Option<T> + Send,
+) -> PyResult<T> {
+    let mut stopped: Option<PyErr> = None;
+    let done = py.detach(|| {
+        let mut last = Instant::now();
+        work(&mut || {
+            if last.elapsed() < SIGNAL_CHECKS {
+                return true;
+            }
+            last = Instant::now();
+            match Python::attach(|py| py.check_signals()) {
+                Ok(()) => true,
+                Err(e) => {
+                    stopped = Some(e);
+                    false
+                }
+            }
+        })
+    });
+    match (done, stopped) {
+        (Some(v), _) => Ok(v),
+        (None, Some(e)) => Err(e),
+        (None, None) => Err(Class::Blokus.err(py, "stopped without a reason")),
+    }
+}
+
 // The arguments of blokus.selfplay, one for one.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
@@ -1468,8 +1488,26 @@ fn builtin_variant_spec(id: &str) -> Option<&'static str> {
     builtin_spec_json(id)
 }
 
+/// The CPU level the hot loops run at (`x86-64`, `x86-64-v2`, `x86-64-v3`, `x86-64-v4`, or the
+/// architecture's name off x86-64).
+#[pyfunction]
+fn cpu_level() -> &'static str {
+    blokus_core::cpu_level().name()
+}
+
+/// The levels this CPU can run, lowest first.
+#[pyfunction]
+fn cpu_levels_supported() -> Vec<&'static str> {
+    blokus_core::CpuLevel::supported()
+        .into_iter()
+        .map(|l| l.name())
+        .collect()
+}
+
 #[pymodule]
 fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // A bad BLOKUS_CPU_LEVEL is refused when the extension is imported, not later in a loop.
+    blokus_core::try_cpu_level().map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.0))?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("MAX_THREADS", MAX_THREADS)?;
     m.add("MAX_GAMES_PER_CALL", MAX_GAMES_PER_CALL)?;
@@ -1485,5 +1523,7 @@ fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(column_name, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_ids, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_variant_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(cpu_level, m)?)?;
+    m.add_function(wrap_pyfunction!(cpu_levels_supported, m)?)?;
     Ok(())
 }

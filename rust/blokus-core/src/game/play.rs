@@ -2,6 +2,7 @@
 //! to the next colour that can move (asked of the generator, `crate::movegen`), and the legal
 //! moves are listed, counted, sampled and counted to a depth (perft).
 
+use crate::cpu::multiversion;
 use crate::movegen::Scratch;
 use crate::position::Position;
 use crate::rng::Rng;
@@ -19,7 +20,7 @@ impl Position {
 
     /// Puts placement `id` down for colour `c` by the rules of play, without checking them or
     /// passing the turn: the step that play and setups share.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn place(&mut self, t: &Tables, c: usize, id: u32) {
         let fp = t.placements.footprint(id);
         t.rules.place(
@@ -33,7 +34,7 @@ impl Position {
 
     /// Plays placement `id`, which must be legal for the colour to move (it is not checked:
     /// [`crate::Board::play`] is the checked way), and passes the turn.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn play_unchecked(&mut self, t: &Tables, id: u32) {
         let c = usize::from(self.common.to_move);
         self.place(t, c, id);
@@ -42,6 +43,7 @@ impl Position {
 
     /// Makes the first colour after `after` (cyclically, `after` itself last) that can move
     /// the colour to move, marking those that cannot as the rules say.
+    #[inline(always)]
     pub(crate) fn pass_turn(&mut self, t: &Tables, after: usize) {
         let v = &t.variant;
         let turn = next_turn(
@@ -49,6 +51,7 @@ impl Position {
             self.common.out,
             after,
             v.rules.knocks_out(),
+            #[inline(always)]
             |d| t.generator.has_move(self, d),
         );
         self.common.set_turn(turn);
@@ -67,7 +70,7 @@ impl Position {
     }
 
     /// Appends the legal placements of the colour to move to `out`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn legal_moves_into(&self, t: &Tables, out: &mut Vec<u32>) {
         if let Some(c) = self.turn() {
             t.generator.list_into(self, c, out);
@@ -82,13 +85,13 @@ impl Position {
     }
 
     /// Number of legal placements of the colour to move, without listing them.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn count_moves(&self, t: &Tables) -> usize {
         self.turn().map_or(0, |c| t.generator.count(self, c))
     }
 
     /// A uniformly random legal placement of the colour to move, without listing the moves.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn sample_move(
         &self,
         t: &Tables,
@@ -122,7 +125,10 @@ impl Position {
         if depth == 1 {
             return Some(self.count_moves(t) as u64);
         }
-        if depth > 2 && !go_on() {
+        if depth == 2 {
+            return Some(perft_2(self, t));
+        }
+        if !go_on() {
             return None;
         }
         let mut total = 0;
@@ -132,6 +138,43 @@ impl Position {
             total += next.perft(t, depth - 1, go_on)?;
         }
         Some(total)
+    }
+
+    /// The perft count below each legal move of the colour to move: `(id, perft(depth - 1)
+    /// after it)`, in the generator's order; empty at depth 0 and at the end of the game.
+    /// `None` if `go_on` said to stop.
+    pub(crate) fn perft_divide(
+        &self,
+        t: &Tables,
+        depth: u32,
+        go_on: &mut dyn FnMut() -> bool,
+    ) -> Option<Vec<(u32, u64)>> {
+        if depth == 0 {
+            return Some(Vec::new());
+        }
+        let mut out = Vec::new();
+        for id in self.legal_moves(t) {
+            let mut next = *self;
+            next.play_unchecked(t, id);
+            out.push((id, next.perft(t, depth - 1, go_on)?));
+        }
+        Some(out)
+    }
+}
+
+multiversion! {
+    /// `perft(2)` of a position whose game is not over: the last two levels, where nearly all
+    /// the work is, in one body compiled per CPU level (the levels above recurse).
+    fn perft_2(pos: &Position, t: &Tables) -> u64 {
+        let mut moves = Vec::with_capacity(512);
+        pos.legal_moves_into(t, &mut moves);
+        let mut total = 0;
+        for id in moves {
+            let mut next = *pos;
+            next.play_unchecked(t, id);
+            total += next.count_moves(t) as u64;
+        }
+        total
     }
 }
 

@@ -2,6 +2,9 @@
 //! chosen once per variant when its tables are built. Every entry point (listing, counting,
 //! sampling, "has a move?") asks the generator of its tables; nothing else chooses a path.
 //!
+//! Each entry point runs in the clone of the CPU level chosen at start-up (`crate::cpu`), with
+//! the generator's body inlined into it.
+//!
 //! The generators are tested against the reference generator (`crate::reference`), which
 //! works from the board's coordinates and the rules alone.
 
@@ -10,6 +13,7 @@ pub(crate) mod stacking;
 #[cfg(test)]
 mod tests;
 
+use crate::cpu::multiversion;
 use crate::placement::Placements;
 use crate::position::{Position, RuleState};
 use crate::rng::Rng;
@@ -75,29 +79,25 @@ impl Generator {
         color: usize,
         f: F,
     ) -> bool {
-        let c = &pos.common;
-        dispatch!(self, pos, g, s => g.for_each_move(c, s, color, f), g.for_each_move(c, s, color, f))
+        for_each_move(self, pos, color, f)
     }
 
     /// Appends the legal placements of `color` to `out`.
     #[inline]
     pub(crate) fn list_into(&self, pos: &Position, color: usize, out: &mut Vec<u32>) {
-        let c = &pos.common;
-        dispatch!(self, pos, g, s => g.list_into(c, s, color, out), g.list_into(c, s, color, out))
+        list_into(self, pos, color, out)
     }
 
     /// Number of legal placements of `color`.
     #[inline]
     pub(crate) fn count(&self, pos: &Position, color: usize) -> usize {
-        let c = &pos.common;
-        dispatch!(self, pos, g, s => g.count(c, s, color), g.count(c, s, color))
+        count(self, pos, color)
     }
 
     /// Whether `color` has a legal placement.
     #[inline]
     pub(crate) fn has_move(&self, pos: &Position, color: usize) -> bool {
-        let c = &pos.common;
-        dispatch!(self, pos, g, s => g.has_move(c, s, color), g.has_move(c, s, color))
+        has_move(self, pos, color)
     }
 
     /// A uniformly random legal placement of `color`, `None` if it has none, drawn without
@@ -110,7 +110,43 @@ impl Generator {
         rng: &mut Rng,
         scratch: &mut Scratch,
     ) -> Option<u32> {
+        sample(self, pos, color, rng, scratch)
+    }
+}
+
+// The generator's entry points, each compiled per CPU level.
+
+multiversion! {
+    fn for_each_move(gen: &Generator, pos: &Position, color: usize, f: impl FnMut(u32) -> bool) -> bool {
         let c = &pos.common;
-        dispatch!(self, pos, g, s => g.sample(c, s, color, rng, &mut scratch.slots), g.sample(c, s, color, rng))
+        dispatch!(gen, pos, g, s => g.for_each_move(c, s, color, f), g.for_each_move(c, s, color, f))
+    }
+}
+
+multiversion! {
+    fn list_into(gen: &Generator, pos: &Position, color: usize, out: &mut Vec<u32>) {
+        let c = &pos.common;
+        dispatch!(gen, pos, g, s => g.list_into(c, s, color, out), g.list_into(c, s, color, out))
+    }
+}
+
+multiversion! {
+    fn count(gen: &Generator, pos: &Position, color: usize) -> usize {
+        let c = &pos.common;
+        dispatch!(gen, pos, g, s => g.count(c, s, color), g.count(c, s, color))
+    }
+}
+
+multiversion! {
+    fn has_move(gen: &Generator, pos: &Position, color: usize) -> bool {
+        let c = &pos.common;
+        dispatch!(gen, pos, g, s => g.has_move(c, s, color), g.has_move(c, s, color))
+    }
+}
+
+multiversion! {
+    fn sample(gen: &Generator, pos: &Position, color: usize, rng: &mut Rng, scratch: &mut Scratch) -> Option<u32> {
+        let c = &pos.common;
+        dispatch!(gen, pos, g, s => g.sample(c, s, color, rng, &mut scratch.slots), g.sample(c, s, color, rng))
     }
 }

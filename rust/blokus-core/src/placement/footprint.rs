@@ -61,7 +61,7 @@ impl Footprints {
     }
 
     /// The footprint of placement `id`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get(&self, id: u32) -> Footprint<'_> {
         let at = self.start + id as usize * self.stride;
         let r = &self.records[at..at + self.stride];
@@ -73,7 +73,7 @@ impl Footprints {
 
     /// The cells of `fp`, the cells sharing an edge with it and those touching it at a corner
     /// only, as sets.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn masks(&self, fp: &Footprint<'_>) -> Masks {
         let (mut cells, mut edges, mut corners) = (Bits::EMPTY, Bits::EMPTY, Bits::EMPTY);
         for &x in fp.cells {

@@ -142,7 +142,7 @@ impl Placements {
     }
 
     /// The piece and cells of placement `id`, from the small records the hot paths read.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn footprint(&self, id: u32) -> Footprint<'_> {
         self.footprints.get(id)
     }

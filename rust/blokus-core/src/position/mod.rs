@@ -96,7 +96,7 @@ pub struct Position {
 
 /// The Zobrist key of a colour's cell (or, with `cell` 0xffff, of the colour to move): a fixed
 /// pseudo-random value (SplitMix64 of the pair) without a table.
-#[inline]
+#[inline(always)]
 pub(crate) fn zobrist(cell: u64, color: u64) -> u64 {
     let mut z = cell
         .wrapping_mul(8)
@@ -141,7 +141,7 @@ impl Common {
     }
 
     /// Colour `c` puts a copy of `piece` on `cells`: its cells, its hand and the hash change.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn put(&mut self, c: usize, piece: usize, cells: &[u16], mask: &Bits) {
         self.occupied |= *mask;
         self.cells[c] |= *mask;

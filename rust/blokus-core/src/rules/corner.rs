@@ -52,7 +52,7 @@ pub(crate) fn why_illegal(
 
 /// Colour `c` (one of `num_colors`) puts `piece` on the cells of `masks`, whose edge and
 /// corner-only neighbours it also gives.
-#[inline]
+#[inline(always)]
 pub(crate) fn place(
     common: &mut Common,
     state: &mut CornerState,
@@ -74,7 +74,7 @@ pub(crate) fn place(
 }
 
 /// Forbids `cells` to every one of the `n` colours.
-#[inline]
+#[inline(always)]
 fn forbid_to_all(state: &mut CornerState, n: usize, cells: &Bits) {
     // Over every slot with a condition rather than `take(n)`: a loop of unknown length is
     // vectorised across colours into gathers and scatters, which cost more than the rest of a

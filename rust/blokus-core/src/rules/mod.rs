@@ -180,7 +180,7 @@ impl RuleTables {
 
     /// Colour `c` puts placement `fp` down (legal or not: setups come here too); the turn is
     /// the caller's.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn place(
         &self,
         footprints: &Footprints,

@@ -80,7 +80,7 @@ impl StackCells {
 
     /// The lowest cube of each column of a piece on `cells` (the set `mask`), and the cells
     /// right above each of its columns within the limits (where those columns' next cubes go).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn bottoms_and_tops(&self, cells: &[u16], mask: &Bits) -> (Bits, Bits) {
         let (mut bottoms, mut tops) = (Bits::EMPTY, Bits::EMPTY);
         for &x in cells {
@@ -110,7 +110,7 @@ impl StackCells {
     pub(crate) fn surface(&self, occupied: &Bits) -> Bits {
         let n = self.above.len();
         Bits::from_cells((0..n).filter(|&c| {
-            !occupied.contains(c) && self.below(c).map_or(true, |b| occupied.contains(b))
+            !occupied.contains(c) && self.below(c).is_none_or(|b| occupied.contains(b))
         }))
     }
 
@@ -206,7 +206,7 @@ pub(crate) fn why_illegal(
 
 /// Colour `c` puts `piece` on the cells of `masks` (whose edge neighbours are the cells sharing
 /// a face with it).
-#[inline]
+#[inline(always)]
 pub(crate) fn place(
     stack: &StackCells,
     common: &mut Common,

@@ -16,6 +16,7 @@ pub(crate) struct Turn {
 /// The turn after colour `after` (in cyclic order, `after` itself last) among `n` colours:
 /// the first colour not yet out that `can_move`. Colours asked and unable to move are out where
 /// the rules `knock_out`; when nobody can move, everybody is out.
+#[inline(always)]
 pub(crate) fn next_turn(
     n: usize,
     out: u8,
@@ -45,7 +46,7 @@ pub(crate) fn next_turn(
 
 impl Common {
     /// Makes `turn` the state of the game, keeping the hash of the colour to move.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn set_turn(&mut self, turn: Turn) {
         if self.to_move != NO_COLOR {
             self.hash ^= zobrist(TO_MOVE_KEY, u64::from(self.to_move));

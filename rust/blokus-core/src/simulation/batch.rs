@@ -6,6 +6,7 @@
 
 use std::collections::TryReserveError;
 
+use crate::cpu::multiversion;
 use crate::position::Position;
 use crate::rules::score;
 use crate::rules::Illegal;
@@ -211,7 +212,7 @@ impl Batch {
     pub fn reset(&mut self, t: &Tables, which: Option<&[bool]>) {
         let start = Position::start(t);
         for (g, (pos, ended)) in self.games.iter_mut().zip(&mut self.ended).enumerate() {
-            if which.map_or(true, |w| w[g]) {
+            if which.is_none_or(|w| w[g]) {
                 *pos = start;
                 *ended = false;
             }
@@ -221,6 +222,11 @@ impl Batch {
     /// Checks every action first (so a bad one changes nothing), then plays them; finished games
     /// ignore their action. Marks which games ended in this step.
     pub fn step(&mut self, t: &Tables, actions: &[i64]) -> Result<(), StepError> {
+        step(self, t, actions)
+    }
+
+    #[inline(always)]
+    fn step_here(&mut self, t: &Tables, actions: &[i64]) -> Result<(), StepError> {
         for (g, (pos, &a)) in self.games.iter().zip(actions).enumerate() {
             if pos.is_game_over() {
                 continue;
@@ -279,56 +285,59 @@ impl Batch {
     }
 }
 
-/// Writes the outputs of `games` (the slices are those games' rows). `ended[g]` says the game
-/// ended in the step just taken, so its rewards are due; `listed[g]` holds the ids set in its
-/// mask row, and is replaced by the ones set now.
-fn write_rows(
-    t: &Tables,
-    grid: &Grid,
-    games: &[Position],
-    ended: &[bool],
-    listed: &mut [Vec<u32>],
-    out: Outputs<'_>,
-) {
-    let nc = t.variant.num_colors();
-    let np = t.variant.num_players();
-    let na = t.num_placements();
-    let gs = grid.size();
-    for (g, pos) in games.iter().enumerate() {
-        let mover = pos.turn().unwrap_or(0);
-        grid.observe(
-            pos,
-            nc,
-            mover,
-            &mut out.observation[g * nc * gs..(g + 1) * nc * gs],
-        );
-        let mask = &mut out.legal_action_mask[g * na..(g + 1) * na];
-        let ids = &mut listed[g];
-        for &id in ids.iter() {
-            mask[id as usize] = false;
-        }
-        ids.clear();
-        pos.legal_moves_into(t, ids);
-        for &id in ids.iter() {
-            mask[id as usize] = true;
-        }
-        let rewards = &mut out.rewards[g * np..(g + 1) * np];
-        rewards.fill(0.0);
-        if ended[g] {
-            let points = t.rules.points(&t.variant, pos, t.variant.scoring);
-            rewards.copy_from_slice(&score::rewards(&t.variant, &points));
-        }
-        match pos.turn() {
-            None => {
-                out.current_player[g] = -1;
-                out.current_color[g] = -1;
+multiversion! {
+    /// Writes the outputs of `games` (the slices are those games' rows). `ended[g]` says the game
+    /// ended in the step just taken, so its rewards are due; `listed[g]` holds the ids set in its
+    /// mask row, and is replaced by the ones set now.
+    /// Compiled per CPU level.
+    fn write_rows(t: &Tables, grid: &Grid, games: &[Position], ended: &[bool], listed: &mut [Vec<u32>], out: Outputs<'_>) {
+        let nc = t.variant.num_colors();
+        let np = t.variant.num_players();
+        let na = t.num_placements();
+        let gs = grid.size();
+        for (g, pos) in games.iter().enumerate() {
+            let mover = pos.turn().unwrap_or(0);
+            grid.observe(
+                pos,
+                nc,
+                mover,
+                &mut out.observation[g * nc * gs..(g + 1) * nc * gs],
+            );
+            let mask = &mut out.legal_action_mask[g * na..(g + 1) * na];
+            let ids = &mut listed[g];
+            for &id in ids.iter() {
+                mask[id as usize] = false;
             }
-            Some(c) => {
-                out.current_color[g] = c as i32;
-                out.current_player[g] = t.variant.player_of(c, pos.placed(c)) as i32;
+            ids.clear();
+            pos.legal_moves_into(t, ids);
+            for &id in ids.iter() {
+                mask[id as usize] = true;
             }
+            let rewards = &mut out.rewards[g * np..(g + 1) * np];
+            rewards.fill(0.0);
+            if ended[g] {
+                let points = t.rules.points(&t.variant, pos, t.variant.scoring);
+                rewards.copy_from_slice(&score::rewards(&t.variant, &points));
+            }
+            match pos.turn() {
+                None => {
+                    out.current_player[g] = -1;
+                    out.current_color[g] = -1;
+                }
+                Some(c) => {
+                    out.current_color[g] = c as i32;
+                    out.current_player[g] = t.variant.player_of(c, pos.placed(c)) as i32;
+                }
+            }
+            out.terminated[g] = pos.is_game_over();
         }
-        out.terminated[g] = pos.is_game_over();
+    }
+}
+
+multiversion! {
+    /// [`Batch::step`], compiled per CPU level.
+    fn step(batch: &mut Batch, t: &Tables, actions: &[i64]) -> Result<(), StepError> {
+        batch.step_here(t, actions)
     }
 }
 

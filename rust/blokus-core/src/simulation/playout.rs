@@ -4,6 +4,7 @@
 //! position is sampled by its generator each turn.
 
 use crate::bits::{nth_one_in, Bits};
+use crate::cpu::multiversion;
 use crate::movegen::corner::directed::{slots_in, Available, DirSlice, Directed};
 use crate::movegen::corner::full::{Full, Slice};
 use crate::movegen::corner::{AnyCornerGen, CornerGen};
@@ -171,6 +172,7 @@ impl<'t, const W: usize> Engine<'t, W> {
         corner::points(&self.t.variant, &self.common, self.t.variant.scoring)
     }
 
+    #[inline(always)]
     fn play_out(&mut self, rng: &mut Rng, mut moves: Option<&mut Vec<u32>>) -> Vec<i32> {
         self.reset();
         while let Some(pick) = self.pick(rng) {
@@ -185,6 +187,7 @@ impl<'t, const W: usize> Engine<'t, W> {
     /// Starts the caches of new attach cells of `c` with the placements through them that fit
     /// the board with a piece `c` has (what covers their cells is looked at when they are
     /// drawn).
+    #[inline(always)]
     fn add_cells(&mut self, c: usize, cells: &Bits) {
         let (full, ds) = (self.full, self.ds);
         let n = self.t.variant.num_cells();
@@ -201,27 +204,37 @@ impl<'t, const W: usize> Engine<'t, W> {
         }
     }
 
+    #[inline(always)]
     fn play(&mut self, id: u32) {
         self.play_pick(Pick::Id(id));
     }
 
     /// Passes the turn to the first colour after `after` that may have a move: a colour with
     /// a piece down may if it has live cells ([`Engine::settle`] makes sure).
+    #[inline(always)]
     fn advance(&mut self, after: usize) {
         let (g, common, corner, live) = (self.g, &self.common, &self.corner, &self.live);
-        let turn = next_turn(self.t.variant.num_colors(), common.out, after, true, |d| {
-            if common.placed[d] == 0 {
-                g.has_move(common, corner, d)
-            } else {
-                !live[d].is_empty()
-            }
-        });
+        let turn = next_turn(
+            self.t.variant.num_colors(),
+            common.out,
+            after,
+            true,
+            #[inline(always)]
+            |d| {
+                if common.placed[d] == 0 {
+                    g.has_move(common, corner, d)
+                } else {
+                    !live[d].is_empty()
+                }
+            },
+        );
         self.common.set_turn(turn);
     }
 
     /// Makes sure the colour to move has a legal placement: its live cells are made exact
     /// until one has a placement left; a colour left without live cells is out, and the turn
     /// passes on.
+    #[inline(always)]
     fn settle(&mut self) {
         loop {
             let c = self.common.to_move;
@@ -241,7 +254,7 @@ impl<'t, const W: usize> Engine<'t, W> {
     /// The placements of `c`'s live cell `a`'s cache that cover no cell of `blocked` and use a
     /// piece `c` has: the legal ones through `a` if `blocked` holds the cells forbidden to `c`
     /// since the cache was last cleared.
-    #[inline]
+    #[inline(always)]
     fn exact(&self, c: usize, a: usize, blocked: &Bits) -> DirSlice<W> {
         let n = self.t.variant.num_cells();
         let dir = self.dir[c * n + a] as usize;
@@ -251,7 +264,7 @@ impl<'t, const W: usize> Engine<'t, W> {
     }
 
     /// The placements of `c`'s live cell `a`'s cache (layout `l`) that use a piece `c` has.
-    #[inline]
+    #[inline(always)]
     fn in_hand(&self, c: usize, a: usize, l: usize) -> DirSlice<W> {
         let n = self.t.variant.num_cells();
         let mut ok = self.cache[c * n + a];
@@ -263,7 +276,7 @@ impl<'t, const W: usize> Engine<'t, W> {
 
     /// Makes the cache of `c`'s live cell `a` exact, dropping the cell if it has no legal
     /// placement left; returns whether it has one.
-    #[inline]
+    #[inline(always)]
     fn refresh(&mut self, c: usize, a: usize) -> bool {
         let n = self.t.variant.num_cells();
         // Only the cells forbidden since the cache was last cleared need clearing, which saves
@@ -283,7 +296,7 @@ impl<'t, const W: usize> Engine<'t, W> {
 
     /// Puts `ok` (exact) in the cache of `c`'s live cell `a`, dropping the cell if it is empty;
     /// returns whether it is not.
-    #[inline]
+    #[inline(always)]
     fn set_cache(&mut self, c: usize, a: usize, ok: DirSlice<W>) -> bool {
         let n = self.t.variant.num_cells();
         self.cache[c * n + a] = ok;
@@ -296,7 +309,7 @@ impl<'t, const W: usize> Engine<'t, W> {
 
     /// After the cache of `c`'s cell `a` (entry `i` of the draw's counts) was made exact: its
     /// new count kept, and the number of slots it lost returned.
-    #[inline]
+    #[inline(always)]
     fn recount(&mut self, i: usize, c: usize, a: usize) -> u64 {
         let n = self.t.variant.num_cells();
         let k = slots_in(&self.cache[c * n + a]);
@@ -355,13 +368,14 @@ impl<'t, const W: usize> Engine<'t, W> {
     }
 
     /// Number of moves since the start.
-    #[inline]
+    #[inline(always)]
     fn moves_played(&self) -> usize {
         self.history.len() / MAX_COLORS - 1
     }
 
     /// Plays a chosen move, with the cells [`Engine::pick`] derived if it drew it (no record
     /// read).
+    #[inline(always)]
     fn play_pick(&mut self, pick: Pick) {
         self.at_start = false;
         let fp = match &pick {
@@ -378,6 +392,7 @@ impl<'t, const W: usize> Engine<'t, W> {
     }
 
     /// The placement id of a chosen move.
+    #[inline(always)]
     fn id_of(&self, pick: &Pick) -> u32 {
         match *pick {
             Pick::Id(id) => id,
@@ -387,6 +402,7 @@ impl<'t, const W: usize> Engine<'t, W> {
 
     /// Puts a piece down for the colour to move and passes the turn (to a colour that may
     /// move: [`Engine::settle`] checks).
+    #[inline(always)]
     fn play_footprint(&mut self, fp: Footprint<'_>) {
         let (t, ds) = (self.t, self.ds);
         let c = self.common.to_move as usize;
@@ -424,6 +440,7 @@ impl<'t, const W: usize> Engine<'t, W> {
     /// Calls `f` with every legal placement of the colour to move, each once (after the
     /// colour's first piece, from the caches, each made exact as it is reached); stops early
     /// when `f` returns `false`, leaving the caches not reached as they were.
+    #[inline(always)]
     fn for_each_move<F: FnMut(u32) -> bool>(&mut self, mut f: F) -> bool {
         let (t, full, ds) = (self.t, self.full, self.ds);
         let n = t.variant.num_cells();
@@ -499,11 +516,13 @@ impl<'t, const W: usize> Engine<'t, W> {
         out
     }
 
+    #[inline(always)]
     fn sample(&mut self, rng: &mut Rng) -> Option<u32> {
         self.pick(rng).map(|p| self.id_of(&p))
     }
 
     /// [`Engine::sample`], naming a later move by its slot.
+    #[inline(always)]
     fn pick(&mut self, rng: &mut Rng) -> Option<Pick> {
         let (t, full, ds) = (self.t, self.full, self.ds);
         let n = t.variant.num_cells();
@@ -763,7 +782,7 @@ impl<'t> Playout<'t> {
     /// Plays a whole uniformly random game from the start; returns the points per colour in
     /// the variant's scoring, and appends the moves to `moves` if given.
     pub fn play_out(&mut self, rng: &mut Rng, moves: Option<&mut Vec<u32>>) -> Vec<i32> {
-        each_game!(&mut self.0, e => e.play_out(rng, moves))
+        play_out(self, rng, moves)
     }
 
     /// A playout with a policy other than uniform.
@@ -829,18 +848,18 @@ impl<'t> Playout<'t> {
 
     /// Plays placement `id` (legal for the colour to move) and finds the next colour to move.
     pub(crate) fn play(&mut self, id: u32) {
-        each_game!(&mut self.0, e => e.play(id))
+        play(self, id)
     }
 
     /// A uniformly random legal placement of the colour to move.
     pub(crate) fn sample(&mut self, rng: &mut Rng) -> Option<u32> {
-        each_game!(&mut self.0, e => e.sample(rng))
+        sample(self, rng)
     }
 
     /// Calls `f` with every legal placement of the colour to move, each once, in no particular
     /// order; stops early when `f` returns `false`. Returns `false` if stopped early.
     pub(crate) fn for_each_move<F: FnMut(u32) -> bool>(&mut self, f: F) -> bool {
-        each_game!(&mut self.0, e => e.for_each_move(f))
+        for_each_move(self, f)
     }
 
     /// The legal moves as the playout keeps them, sorted (for tests: see
@@ -848,6 +867,32 @@ impl<'t> Playout<'t> {
     #[cfg(test)]
     pub(crate) fn cached_moves(&self) -> Vec<u32> {
         each_game!(&self.0, e => e.cached_moves())
+    }
+}
+
+// The playout's entry points, each compiled per CPU level.
+
+multiversion! {
+    fn play_out(game: &mut Playout<'_>, rng: &mut Rng, moves: Option<&mut Vec<u32>>) -> Vec<i32> {
+        each_game!(&mut game.0, e => e.play_out(rng, moves))
+    }
+}
+
+multiversion! {
+    fn play(game: &mut Playout<'_>, id: u32) {
+        each_game!(&mut game.0, e => e.play(id))
+    }
+}
+
+multiversion! {
+    fn sample(game: &mut Playout<'_>, rng: &mut Rng) -> Option<u32> {
+        each_game!(&mut game.0, e => e.sample(rng))
+    }
+}
+
+multiversion! {
+    fn for_each_move(game: &mut Playout<'_>, f: impl FnMut(u32) -> bool) -> bool {
+        each_game!(&mut game.0, e => e.for_each_move(f))
     }
 }
 
@@ -911,6 +956,7 @@ impl<'t> Plain<'t> {
         self.without_move = 0;
     }
 
+    #[inline(always)]
     fn play_out(&mut self, rng: &mut Rng, mut moves: Option<&mut Vec<u32>>) -> Vec<i32> {
         self.reset();
         while !self.pos.is_game_over() {
@@ -924,6 +970,7 @@ impl<'t> Plain<'t> {
         t.rules.points(&t.variant, &self.pos, t.variant.scoring)
     }
 
+    #[inline(always)]
     fn sample(&mut self, rng: &mut Rng) -> Option<u32> {
         let c = self.pos.turn()?;
         let largest = self.bias.largest(self.pos.common.available[c]);
@@ -937,6 +984,7 @@ impl<'t> Plain<'t> {
 
     /// Plays `id` and passes the turn exactly (to a colour that has a move), as a game driven
     /// from outside needs.
+    #[inline(always)]
     fn play(&mut self, id: u32) {
         self.pos.play_unchecked(self.t, id);
         self.without_move = 0;
@@ -947,6 +995,7 @@ impl<'t> Plain<'t> {
     /// saves a search per move. The colours found without a move since the last placement are
     /// the only ones the turn order is told cannot move (who is out, and when the game ends,
     /// stay the rules').
+    #[inline(always)]
     fn advance(&mut self, chosen: Option<u32>) {
         let t = self.t;
         let n = t.variant.num_colors();
@@ -974,6 +1023,7 @@ impl<'t> Plain<'t> {
         self.pos.common.set_turn(turn);
     }
 
+    #[inline(always)]
     fn for_each_move<F: FnMut(u32) -> bool>(&mut self, f: F) -> bool {
         match self.pos.turn() {
             Some(c) => self.t.generator.for_each_move(&self.pos, c, f),

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::cpu::multiversion;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::tables::Tables;
@@ -65,7 +66,7 @@ pub fn selfplay(
             let kept = keep_moves.then_some(&mut moves);
             let (points, plies) = match policy {
                 Policy::Uniform => (game.play_out(rng, kept), game.plies()),
-                Policy::Greedy => greedy.play_out(t, rng, kept),
+                Policy::Greedy => greedy_play_out(&mut greedy, t, rng, kept),
             };
             GameRecord {
                 moves,
@@ -105,6 +106,13 @@ pub(crate) fn play_games<'t>(
     records.into_iter().flatten().collect()
 }
 
+multiversion! {
+    /// [`Greedy::play_out`], compiled per CPU level.
+    fn greedy_play_out(greedy: &mut Greedy, t: &Tables, rng: &mut Rng, moves: Option<&mut Vec<u32>>) -> (Vec<i32>, u32) {
+        greedy.play_out(t, rng, moves)
+    }
+}
+
 /// Games of largest-piece-first play: each turn, uniformly among the legal moves of the
 /// largest piece.
 #[derive(Default)]
@@ -114,6 +122,7 @@ struct Greedy {
 
 impl Greedy {
     /// Plays a whole game; returns the points and the number of placements.
+    #[inline(always)]
     fn play_out(
         &mut self,
         t: &Tables,

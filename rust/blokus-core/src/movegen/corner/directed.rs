@@ -41,14 +41,14 @@ struct SlotIds<'a> {
 }
 
 impl SlotIds<'_> {
-    #[inline]
+    #[inline(always)]
     fn get(&self, j: usize) -> u32 {
         u32::from(self.ids[usize::from(self.slots[j])])
     }
 }
 
 /// Number of slots in `slots`.
-#[inline]
+#[inline(always)]
 pub(crate) fn slots_in<const W: usize>(slots: &DirSlice<W>) -> u32 {
     slots.iter().map(|w| w.count_ones()).sum()
 }
@@ -221,7 +221,7 @@ impl DirLayout {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn set<const W: usize>(s: &mut DirSlice<W>, bit: usize) {
     s[bit >> 6] |= 1 << (bit & 63);
 }
@@ -379,7 +379,7 @@ impl<const W: usize> Directed<W> {
 
     /// The windows, if the board's numbering allows them: then [`Directed::clear_near`] costs
     /// the same however many cells it is given.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn window(&self) -> Option<&Window<W>> {
         self.window.as_ref()
     }
@@ -403,13 +403,13 @@ impl<const W: usize> Directed<W> {
     }
 
     /// Index of (class of `a`, `dir`) in an availability table.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn layout_of(&self, full: &Full, a: usize, dir: usize) -> usize {
         full.class(a) * self.dirs + dir
     }
 
     /// Per (class, direction): the slots of the pieces in `available` (bit p = piece p).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn available(&self, available: u32) -> Available<W> {
         // Whole fixed-size arrays vectorise; squares use 4 layouts of the 18.
         if self.num_layouts <= 4 {
@@ -419,7 +419,7 @@ impl<const W: usize> Directed<W> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn available_first<const L: usize>(&self, available: u32) -> Available<W> {
         // Gathered in a local array of the first `L` layouts (kept in registers), then copied
         // out: ORed in place, each piece reloaded what the last had just stored.
@@ -444,7 +444,7 @@ impl<const W: usize> Directed<W> {
     /// order, calling `g(a, ids, ok)` with the legal slots `ok` of the placements through `a`
     /// not through an earlier attach cell, and the ids of those slots (`ids.get(j)` for slot
     /// `j`); stops early when `g` returns `false`. Returns `false` if stopped early.
-    #[inline]
+    #[inline(always)]
     fn for_each_cell<G: FnMut(usize, SlotIds<'_>, &DirSlice<W>) -> bool>(
         &self,
         full: &Full,
@@ -487,7 +487,7 @@ impl<const W: usize> Directed<W> {
 
     /// Calls `f` with every legal placement of `color` (which has a piece on the board), each
     /// once; stops early when `f` returns `false`. Returns `false` if stopped early.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn for_each_move<F: FnMut(u32) -> bool>(
         &self,
         full: &Full,
@@ -496,22 +496,30 @@ impl<const W: usize> Directed<W> {
         color: usize,
         mut f: F,
     ) -> bool {
-        self.for_each_cell(full, common, state, color, |_, ids, ok| {
-            for (w, &word) in ok.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let j = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    if !f(ids.get(j)) {
-                        return false;
+        self.for_each_cell(
+            full,
+            common,
+            state,
+            color,
+            #[inline(always)]
+            |_, ids, ok| {
+                for (w, &word) in ok.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let j = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if !f(ids.get(j)) {
+                            return false;
+                        }
                     }
                 }
-            }
-            true
-        })
+                true
+            },
+        )
     }
 
     /// Number of legal placements of `color` (which has a piece on the board).
+    #[inline(always)]
     pub(crate) fn count(
         &self,
         full: &Full,
@@ -520,15 +528,23 @@ impl<const W: usize> Directed<W> {
         color: usize,
     ) -> usize {
         let mut n = 0;
-        self.for_each_cell(full, common, state, color, |_, _, ok| {
-            n += slots_in(ok) as usize;
-            true
-        });
+        self.for_each_cell(
+            full,
+            common,
+            state,
+            color,
+            #[inline(always)]
+            |_, _, ok| {
+                n += slots_in(ok) as usize;
+                true
+            },
+        );
         n
     }
 
     /// Appends the legal placements of `color` (which has a piece on the board) to `out`, in
     /// the order of [`Directed::for_each_move`]: the same work without a call per move.
+    #[inline(always)]
     pub(crate) fn list_into(
         &self,
         full: &Full,
@@ -537,24 +553,32 @@ impl<const W: usize> Directed<W> {
         color: usize,
         out: &mut Vec<u32>,
     ) {
-        self.for_each_cell(full, common, state, color, |_, ids, ok| {
-            // Room for the cell's moves first, so that no push has to grow the list.
-            out.reserve(slots_in(ok) as usize);
-            for (w, &word) in ok.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let j = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    out.push(ids.get(j));
+        self.for_each_cell(
+            full,
+            common,
+            state,
+            color,
+            #[inline(always)]
+            |_, ids, ok| {
+                // Room for the cell's moves first, so that no push has to grow the list.
+                out.reserve(slots_in(ok) as usize);
+                for (w, &word) in ok.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let j = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        out.push(ids.get(j));
+                    }
                 }
-            }
-            true
-        });
+                true
+            },
+        );
     }
 
     /// A uniformly random legal placement of `color` (which has a piece on the board), without
     /// listing: the legal slots of every attach cell are counted (each placement once, under the
     /// first attach cell it covers), kept in `scratch`, and one is picked by number.
+    #[inline(always)]
     pub(crate) fn sample(
         &self,
         full: &Full,
@@ -566,16 +590,23 @@ impl<const W: usize> Directed<W> {
     ) -> Option<u32> {
         scratch.clear();
         let mut total = 0u64;
-        self.for_each_cell(full, common, state, color, |a, _, ok| {
-            let n = slots_in(ok);
-            if n > 0 {
-                total += u64::from(n);
-                let mut padded = [0u64; SLICE_WORDS];
-                padded[..W].copy_from_slice(ok);
-                scratch.push((a as u16, padded));
-            }
-            true
-        });
+        self.for_each_cell(
+            full,
+            common,
+            state,
+            color,
+            #[inline(always)]
+            |a, _, ok| {
+                let n = slots_in(ok);
+                if n > 0 {
+                    total += u64::from(n);
+                    let mut padded = [0u64; SLICE_WORDS];
+                    padded[..W].copy_from_slice(ok);
+                    scratch.push((a as u16, padded));
+                }
+                true
+            },
+        );
         if total == 0 {
             return None;
         }
@@ -594,14 +625,14 @@ impl<const W: usize> Directed<W> {
     }
 
     /// The slots of `piece` in layout `cd`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn piece_slots(&self, cd: usize, piece: usize) -> &DirSlice<W> {
         &self.piece_slots[piece][cd]
     }
 
     /// The slots of the placements through `a` in direction `dir` that avoid `blocked` and use
     /// a piece of `avail` (the availability of the layout of (`a`, `dir`)).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn through(
         &self,
         a: usize,
@@ -616,7 +647,7 @@ impl<const W: usize> Directed<W> {
 
     /// The slots of the placements through `a` in direction `dir` on the board with a piece of
     /// `avail`, whatever covers their cells.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn fitting(&self, a: usize, dir: usize, avail: &DirSlice<W>) -> DirSlice<W> {
         let fits = &self.fits[a * self.dirs + dir];
         let mut ok = [0u64; W];
@@ -654,14 +685,14 @@ impl<const W: usize> Directed<W> {
     }
 
     /// The slots of [`Full`] that the slots of (class of `a`, `dir`) stand for.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn full_slots(&self, full: &Full, a: usize, dir: usize) -> &[u16] {
         let cd = self.layout_of(full, a, dir);
         &self.full_slot[cd * 64 * W..(cd + 1) * 64 * W]
     }
 
     /// The slot of [`Full`] that slot `j` of (class of `a`, `dir`) stands for.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn full_slot(&self, full: &Full, a: usize, dir: usize, j: usize) -> usize {
         self.full_slot[self.layout_of(full, a, dir) * 64 * W + j] as usize
     }

@@ -118,7 +118,7 @@ impl SlotCells {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn set(s: &mut Slice, bit: usize) {
     s[bit >> 6] |= 1 << (bit & 63);
 }
@@ -226,7 +226,7 @@ impl Full {
     /// The piece of the placement in slot `slot` of cell `a` (which must fit there), and its
     /// cells into `out` (in the order of its shape); returns the piece and the number of cells.
     /// Computed from the slot's shape, without reading the placement's record.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn slot_cells(
         &self,
         a: usize,
@@ -247,7 +247,7 @@ impl Full {
     }
 
     /// The slots of the pieces in `available` (bit p = piece p), one slice per cell class.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn available(&self, available: u32) -> [Slice; 2] {
         let num_pieces = self.piece_slots.first().map_or(0, Vec::len);
         if u64::from(available) == (1u64 << num_pieces) - 1 {
@@ -268,7 +268,7 @@ impl Full {
     }
 
     /// The slots of the placements through `a` that avoid `blocked` and use an available piece.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn through(&self, a: usize, available: &[Slice; 2], blocked: &Bits) -> Slice {
         let avail = &available[self.class[a] as usize];
         let fits = &self.fits[a];
@@ -284,7 +284,7 @@ impl Full {
     /// legal slots `ok` of the placements through the cell and through no earlier attach cell
     /// (those count as blocked); stops early when `g` returns `false`. Returns `false` if
     /// stopped early.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn for_each_cell<G: FnMut(usize, &Slice) -> bool>(
         &self,
         common: &Common,
@@ -309,7 +309,7 @@ impl Full {
     }
 
     /// Clears from `ok` (slots of cell `a`) the placements that cover a cell of `cells`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn clear_near(&self, a: usize, ok: &mut Slice, cells: &Bits) {
         let slices = &self.near_slices[self.near_start[a] as usize..];
         let (lo, hi) = self.near_words[a];
@@ -318,7 +318,7 @@ impl Full {
     }
 
     /// The class of cell `a` (0 on square boards; 0 down, 1 up on triangle boards).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn class(&self, a: usize) -> usize {
         self.class[a] as usize
     }
@@ -334,13 +334,13 @@ impl Full {
     }
 
     /// The placement ids of the slots of cell `a`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn ids_of(&self, a: usize) -> &[u16] {
         &self.ids[a * self.stride..(a + 1) * self.stride]
     }
 
     /// The placement id in slot `slot` of cell `a`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn id(&self, a: usize, slot: usize) -> u32 {
         u32::from(self.ids[a * self.stride + slot])
     }
@@ -358,7 +358,7 @@ pub(crate) fn word_range(b: &Bits) -> (u8, u8) {
 /// are zero), and `slice(k)` is the slice of the `k`-th of them (in increasing cell order). A
 /// cell's slice is found by its rank in `near`, so only the given cells among the near ones are
 /// visited.
-#[inline]
+#[inline(always)]
 pub(crate) fn clear_covering<'s, const W: usize, F: Fn(usize) -> &'s [u64; W]>(
     near: &[u64],
     lo: usize,

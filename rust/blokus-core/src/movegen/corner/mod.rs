@@ -74,7 +74,7 @@ impl<const W: usize> CornerGen<W> {
 
     /// Calls `f` with every legal placement of `color`, each once; stops early when `f`
     /// returns `false`. Returns `false` if stopped early.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn for_each_move<F: FnMut(u32) -> bool>(
         &self,
         common: &Common,
@@ -88,23 +88,29 @@ impl<const W: usize> CornerGen<W> {
                 .for_each_move(&self.full, common, state, color, f);
         }
         let full = &self.full;
-        full.for_each_cell(common, state, color, |cell, ok| {
-            for (w, &word) in ok.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let slot = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    if !f(full.id(cell, slot)) {
-                        return false;
+        full.for_each_cell(
+            common,
+            state,
+            color,
+            #[inline(always)]
+            |cell, ok| {
+                for (w, &word) in ok.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let slot = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if !f(full.id(cell, slot)) {
+                            return false;
+                        }
                     }
                 }
-            }
-            true
-        })
+                true
+            },
+        )
     }
 
     /// Appends the legal placements of `color` to `out`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn list_into(
         &self,
         common: &Common,
@@ -116,36 +122,55 @@ impl<const W: usize> CornerGen<W> {
             self.directed
                 .list_into(&self.full, common, state, color, out);
         } else {
-            self.for_each_move(common, state, color, |id| {
-                out.push(id);
-                true
-            });
+            self.for_each_move(
+                common,
+                state,
+                color,
+                #[inline(always)]
+                |id| {
+                    out.push(id);
+                    true
+                },
+            );
         }
     }
 
     /// Number of legal placements of `color`: each legal slot is one move, counted without
     /// naming it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn count(&self, common: &Common, state: &CornerState, color: usize) -> usize {
         if common.placed[color] > 0 {
             return self.directed.count(&self.full, common, state, color);
         }
         let mut n = 0;
-        self.full.for_each_cell(common, state, color, |_, ok| {
-            n += ok.iter().map(|w| w.count_ones() as usize).sum::<usize>();
-            true
-        });
+        self.full.for_each_cell(
+            common,
+            state,
+            color,
+            #[inline(always)]
+            |_, ok| {
+                n += ok.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+                true
+            },
+        );
         n
     }
 
     /// Whether `color` has a legal placement.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn has_move(&self, common: &Common, state: &CornerState, color: usize) -> bool {
-        !self.for_each_move(common, state, color, |_| false)
+        !self.for_each_move(
+            common,
+            state,
+            color,
+            #[inline(always)]
+            |_| false,
+        )
     }
 
     /// A uniformly random legal placement of `color`, without listing the moves: the legal
     /// slots of every attach cell are counted and kept in `scratch`, then one is picked.
+    #[inline(always)]
     pub(crate) fn sample(
         &self,
         common: &Common,
@@ -161,14 +186,20 @@ impl<const W: usize> CornerGen<W> {
         }
         scratch.clear();
         let mut total = 0u64;
-        self.full.for_each_cell(common, state, color, |cell, ok| {
-            let n: u32 = ok.iter().map(|w| w.count_ones()).sum();
-            if n > 0 {
-                total += u64::from(n);
-                scratch.push((cell as u16, *ok));
-            }
-            true
-        });
+        self.full.for_each_cell(
+            common,
+            state,
+            color,
+            #[inline(always)]
+            |cell, ok| {
+                let n: u32 = ok.iter().map(|w| w.count_ones()).sum();
+                if n > 0 {
+                    total += u64::from(n);
+                    scratch.push((cell as u16, *ok));
+                }
+                true
+            },
+        );
         if total == 0 {
             return None;
         }

@@ -151,7 +151,7 @@ impl<const W: usize> Window<W> {
             order.sort_unstable();
             let mut reads: Vec<i32> = Vec::new();
             for (k, &(delta, width, shift)) in order.iter().enumerate() {
-                if reads.last().map_or(true, |&r| delta + width - r > 64) {
+                if reads.last().is_none_or(|&r| delta + width - r > 64) {
                     reads.push(delta);
                 }
                 let (read, start) = (reads.len() - 1, delta - reads[reads.len() - 1]);

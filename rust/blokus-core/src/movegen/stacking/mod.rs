@@ -50,14 +50,14 @@ impl<const W: usize> Columns<W> {
     }
 
     /// Whether candidate `i` is legal and of a piece in `available`.
-    #[inline]
+    #[inline(always)]
     fn is_legal(&self, i: usize, surface: &[u64; W], contact: &[u64; W], available: u32) -> bool {
         self.run(i..i + 1).is_legal(0, surface, contact, available)
     }
 
     /// The legal candidates of `range` (at most 64) whose piece is in `available`, bit `j` for
     /// candidate `range.start + j`: a test without a branch per candidate, which vectorises.
-    #[inline]
+    #[inline(always)]
     fn legal_bits(
         &self,
         range: std::ops::Range<usize>,
@@ -76,7 +76,7 @@ impl<const W: usize> Columns<W> {
 
     /// Number of legal candidates in `range` whose piece is in `available`: the test of
     /// [`Columns::legal_bits`], summed rather than packed into bits (which costs more).
-    #[inline]
+    #[inline(always)]
     fn count(
         &self,
         range: std::ops::Range<usize>,
@@ -94,7 +94,7 @@ impl<const W: usize> Columns<W> {
 
     /// The candidates of `range`, as slices of one length (so that their indexing needs no
     /// checks in the loops).
-    #[inline]
+    #[inline(always)]
     fn run(&self, range: std::ops::Range<usize>) -> Run<'_, W> {
         let n = range.len();
         Run {
@@ -106,7 +106,7 @@ impl<const W: usize> Columns<W> {
 
     /// The `k`-th legal candidate of `range` whose piece is in `available` (there are more
     /// than `k`).
-    #[inline]
+    #[inline(always)]
     fn nth_legal(
         &self,
         range: std::ops::Range<usize>,
@@ -131,7 +131,7 @@ impl<const W: usize> Columns<W> {
 
     /// Calls `f` with each legal candidate of `range` whose piece is in `available` (by index,
     /// in order); stops when `f` returns `false`, and then returns `false`.
-    #[inline]
+    #[inline(always)]
     fn for_each_legal(
         &self,
         range: std::ops::Range<usize>,
@@ -291,7 +291,7 @@ impl StackGen {
     }
 
     /// `pieces` (bit p for piece p) as a ranked set (bit r for the piece of rank r).
-    #[inline]
+    #[inline(always)]
     fn ranked(&self, pieces: u32) -> u32 {
         let mut ranked = 0;
         let mut rest = pieces;
@@ -305,7 +305,7 @@ impl StackGen {
     /// The candidates of `base` from its first piece in `available` (a ranked set, not empty)
     /// to its last, with those of the pieces gone in between (to be tested against
     /// `available`).
-    #[inline]
+    #[inline(always)]
     fn run(&self, base: usize, available: u32) -> std::ops::Range<usize> {
         let (first, last) = (
             available.trailing_zeros() as usize,
@@ -318,7 +318,7 @@ impl StackGen {
     /// The cells a piece of `color` must share a face with, and the cells its lowest-numbered
     /// bottom cube may go in: own cubes' faces once it has a piece down; any cube's faces and
     /// the ground for a later colour's first piece; anywhere for colour 0's first piece.
-    #[inline]
+    #[inline(always)]
     fn contact_and_bases(
         &self,
         common: &Common,
@@ -342,7 +342,7 @@ impl StackGen {
 
     /// Calls `f` with every legal placement of `color`, each once; stops early when `f`
     /// returns `false`, and then returns `false`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn for_each_move<F: FnMut(u32) -> bool>(
         &self,
         common: &Common,
@@ -355,6 +355,7 @@ impl StackGen {
     }
 
     /// Appends the legal placements of `color` to `out`.
+    #[inline(always)]
     pub(crate) fn list_into(
         &self,
         common: &Common,
@@ -362,13 +363,20 @@ impl StackGen {
         color: usize,
         out: &mut Vec<u32>,
     ) {
-        self.for_each_move(common, state, color, |id| {
-            out.push(id);
-            true
-        });
+        self.for_each_move(
+            common,
+            state,
+            color,
+            #[inline(always)]
+            |id| {
+                out.push(id);
+                true
+            },
+        );
     }
 
     /// Number of legal placements of `color`.
+    #[inline(always)]
     pub(crate) fn count(&self, common: &Common, state: &StackingState, color: usize) -> usize {
         let available = self.ranked(common.available[color]);
         if available == 0 {
@@ -386,12 +394,19 @@ impl StackGen {
     }
 
     /// Whether `color` has a legal placement.
+    #[inline(always)]
     pub(crate) fn has_move(&self, common: &Common, state: &StackingState, color: usize) -> bool {
-        !self.for_each_move(common, state, color, |_| false)
+        !self.for_each_move(
+            common,
+            state,
+            color,
+            #[inline(always)]
+            |_| false,
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn scan<const W: usize, F: FnMut(u32) -> bool>(
         &self,
         candidates: &Columns<W>,
@@ -410,9 +425,14 @@ impl StackGen {
         }
         for base in bases.iter() {
             let run = self.run(base, available);
-            if !candidates
-                .for_each_legal(run, &surface, &contact, available, |i| f(candidates.id[i]))
-            {
+            if !candidates.for_each_legal(
+                run,
+                &surface,
+                &contact,
+                available,
+                #[inline(always)]
+                |i| f(candidates.id[i]),
+            ) {
                 return false;
             }
         }
@@ -422,6 +442,7 @@ impl StackGen {
     /// A uniformly random legal placement of `color`, `None` if it has none, without listing
     /// the moves when it can: [`DRAWS`] draws while the colour has placed fewer than half its
     /// pieces, [`LATE_DRAWS`] after, then a count (see [`StackGen::sample_drawing`]).
+    #[inline(always)]
     pub(crate) fn sample(
         &self,
         common: &Common,
@@ -445,6 +466,7 @@ impl StackGen {
     /// vectorises over the run), one is picked by number and its base's run is walked to it:
     /// every legal placement keeps the same chance either way, and a colour without a move is
     /// found out by the count.
+    #[inline(always)]
     pub(crate) fn sample_drawing(
         &self,
         common: &Common,
@@ -509,12 +531,13 @@ struct Drawing<'a> {
 }
 
 impl Drawing<'_> {
-    #[inline]
+    #[inline(always)]
     fn run(&self, base: usize) -> std::ops::Range<usize> {
         self.generator.run(base, self.available)
     }
 
     /// Up to `draws` candidates drawn uniformly; the first legal one.
+    #[inline(always)]
     fn draw<const W: usize>(&self, candidates: &Columns<W>, rng: &mut Rng, draws: usize) -> Drawn {
         // The number of candidates up to the end of each run (past the last, more than any),
         // and what turns a number among them all into a candidate of its run.
@@ -554,6 +577,7 @@ impl Drawing<'_> {
     }
 
     /// A uniformly random legal candidate, from the number of legal ones of each base.
+    #[inline(always)]
     fn pick_counted<const W: usize>(&self, candidates: &Columns<W>, rng: &mut Rng) -> Option<u32> {
         let available = self.available;
         let surface: [u64; W] = prefix(&self.state.surface);
@@ -590,6 +614,7 @@ impl Drawing<'_> {
 impl Drawing<'_> {
     /// A uniformly random legal placement from the full list (structures with more bases than
     /// the counts keep).
+    #[inline(always)]
     fn pick_listed(&self, rng: &mut Rng) -> Option<u32> {
         let mut legal = Vec::new();
         let generator = self.generator;
@@ -603,7 +628,7 @@ impl Drawing<'_> {
 
 /// The base of `counts` (base, number of candidates there) that candidate `k` of them all
 /// falls in, and its number there.
-#[inline]
+#[inline(always)]
 fn nth_in(counts: &[(u16, u32)], mut k: u32) -> (u16, u32) {
     for &(base, n) in counts {
         if k < n {
