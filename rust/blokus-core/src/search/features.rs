@@ -68,8 +68,10 @@ pub(crate) struct Scorer<'a> {
     pos: &'a Position,
     color: usize,
     me: usize,
-    /// Flat boards: other players' usable attach cells, and the mover's.
+    /// Flat boards: other players' usable attach cells, the cells beside them (sharing an
+    /// edge), and the mover's usable attach cells.
     theirs: Bits,
+    beside_theirs: Bits,
     own: Bits,
     /// The cells touching the piece put down last.
     near_last: Bits,
@@ -88,6 +90,12 @@ impl<'a> Scorer<'a> {
             }
             own = state.attach[c] & !state.forbidden[c];
         }
+        let mut beside_theirs = Bits::EMPTY;
+        for x in theirs.iter() {
+            for &n in t.edge_neighbours(x) {
+                beside_theirs.insert(usize::from(n));
+            }
+        }
         let near_last = last.map_or(Bits::EMPTY, |last| {
             let masks = t.placements.footprints.masks(&t.placements.footprint(last));
             masks.edges | masks.corners
@@ -98,12 +106,15 @@ impl<'a> Scorer<'a> {
             color: c,
             me,
             theirs,
+            beside_theirs,
             own,
             near_last,
         }
     }
 
-    /// The features of placement `id` for the colour to move.
+    /// The features of placement `id` for the colour to move (inlined into the callers
+    /// compiled per CPU level).
+    #[inline(always)]
     pub(crate) fn features(&self, id: u32) -> Features {
         let (t, pos, c) = (self.t, self.pos, self.color);
         let v = &t.variant;
@@ -116,15 +127,6 @@ impl<'a> Scorer<'a> {
         match &pos.rules {
             RuleState::Corner(state) => {
                 let fresh = masks.corners & !state.forbidden[c] & !state.attach[c];
-                let mut beside_theirs = 0.0;
-                for &x in fp.cells {
-                    if t.edge_neighbours(usize::from(x))
-                        .iter()
-                        .any(|&n| self.theirs.contains(usize::from(n)))
-                    {
-                        beside_theirs += 1.0;
-                    }
-                }
                 let centre = if common.placed[c] < 4 {
                     closeness_to_centre(t, fp.cells)
                 } else {
@@ -136,7 +138,7 @@ impl<'a> Scorer<'a> {
                     gain: count(fresh),
                     blocks: count(masks.cells & self.theirs),
                     own_loss: count(masks.edges & self.own),
-                    near_opponents: beside_theirs,
+                    near_opponents: count(masks.cells & self.beside_theirs),
                     centre,
                     local,
                 }
@@ -180,6 +182,7 @@ impl<'a> Scorer<'a> {
 
 /// `1 - d / D` for the cell of `cells` nearest the middle of the board (`D` half the diagonal
 /// of the grid the cells lie on; Trigon's columns are half a triangle wide).
+#[inline(always)]
 fn closeness_to_centre(t: &Tables, cells: &[u16]) -> f32 {
     let v = &t.variant;
     let (w, h) = v.extent();

@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::cpu::multiversion;
 use crate::game::board::Board;
 use crate::position::Position;
 use crate::rng::Rng;
@@ -788,17 +789,7 @@ impl<'a> Worker<'a> {
         self.legal.sort_unstable();
         self.scored.clear();
         let scorer = features::Scorer::new(t, &pos, last);
-        for &id in &self.legal {
-            let f = scorer.features(id);
-            let logit: f32 = f
-                .vector()
-                .iter()
-                .zip(&cfg.prior_weights)
-                .map(|(x, w)| x * w)
-                .sum::<f32>()
-                + cfg.piece_weights[f.piece];
-            self.scored.push((id, logit));
-        }
+        score_moves(&scorer, &self.legal, cfg, &mut self.scored);
         if self.scored.len() > cfg.max_children.max(1) {
             let k = cfg.max_children.max(1);
             self.scored
@@ -813,6 +804,25 @@ impl<'a> Worker<'a> {
             .iter()
             .map(|&(id, logit)| (id, (logit - top).exp() / total))
             .collect()
+    }
+}
+
+multiversion! {
+    /// Appends each of `legal` with its prior's logit (the features weighed by `cfg`) to
+    /// `out`. Compiled per CPU level: scoring the moves of every new node is most of what a
+    /// simulation costs, and counting the cells of sets wants the CPU's `popcnt`.
+    fn score_moves(scorer: &features::Scorer<'_>, legal: &[u32], cfg: &SearchConfig, out: &mut Vec<(u32, f32)>) {
+        for &id in legal {
+            let f = scorer.features(id);
+            let logit: f32 = f
+                .vector()
+                .iter()
+                .zip(&cfg.prior_weights)
+                .map(|(x, w)| x * w)
+                .sum::<f32>()
+                + cfg.piece_weights[f.piece];
+            out.push((id, logit));
+        }
     }
 }
 

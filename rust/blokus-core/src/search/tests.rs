@@ -190,3 +190,111 @@ fn evaluators_give_the_priors_and_the_values() {
     let c = search.run_evaluated(Budget::simulations(64), 4, &mut |_, _| None);
     assert_eq!(c.simulations, 0);
 }
+
+/// The flat-board features of a move, counted cell by cell from the geometry's neighbour
+/// formulas and the colours' attach and forbidden cells (no sets of the placement).
+fn plain_corner_features(
+    t: &Tables,
+    pos: &crate::position::Position,
+    id: u32,
+    last: Option<u32>,
+) -> [f32; 6] {
+    use crate::position::RuleState;
+    use std::collections::{HashMap, HashSet};
+    let v = &t.variant;
+    let index: HashMap<[i32; 3], usize> =
+        v.cells().iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let around = |cells: &[u16], corner: bool| -> HashSet<usize> {
+        let cells: HashSet<usize> = cells.iter().map(|&x| usize::from(x)).collect();
+        let edges: HashSet<usize> = cells
+            .iter()
+            .flat_map(|&x| v.geometry.edge_neighbours(v.cells()[x]))
+            .filter_map(|c| index.get(&c).copied())
+            .filter(|x| !cells.contains(x))
+            .collect();
+        if !corner {
+            return edges;
+        }
+        cells
+            .iter()
+            .flat_map(|&x| v.geometry.corner_neighbours(v.cells()[x]))
+            .filter_map(|c| index.get(&c).copied())
+            .filter(|x| !cells.contains(x) && !edges.contains(x))
+            .collect()
+    };
+    let RuleState::Corner(state) = &pos.rules else {
+        unreachable!("a flat board")
+    };
+    let c = pos.turn().unwrap();
+    let me = v.player_of(c, usize::from(pos.common.placed[c]));
+    let usable =
+        |d: usize, x: usize| state.attach[d].contains(x) && !state.forbidden[d].contains(x);
+    let theirs = |x: usize| {
+        (0..v.num_colors()).any(|d| d != c && !v.players[me].contains(&d) && usable(d, x))
+    };
+    let cells = t.get(id).cells();
+    let edge_cells = |x: usize| {
+        v.geometry
+            .edge_neighbours(v.cells()[x])
+            .into_iter()
+            .filter_map(|c| index.get(&c).copied())
+            .collect::<Vec<_>>()
+    };
+    let near_last: HashSet<usize> = last.map_or_else(HashSet::new, |l| {
+        let lc = t.get(l).cells();
+        around(lc, false)
+            .union(&around(lc, true))
+            .copied()
+            .collect()
+    });
+    let n = |it: &mut dyn Iterator<Item = usize>| it.count() as f32;
+    [
+        n(&mut around(cells, true)
+            .into_iter()
+            .filter(|&x| !state.forbidden[c].contains(x) && !state.attach[c].contains(x))),
+        n(&mut cells.iter().map(|&x| usize::from(x)).filter(|&x| theirs(x))),
+        n(&mut around(cells, false).into_iter().filter(|&x| usable(c, x))),
+        n(&mut cells
+            .iter()
+            .map(|&x| usize::from(x))
+            .filter(|&x| edge_cells(x).into_iter().any(theirs))),
+        n(&mut cells
+            .iter()
+            .map(|&x| usize::from(x))
+            .filter(|x| near_last.contains(x))),
+        cells.len() as f32,
+    ]
+}
+
+#[test]
+fn move_features_are_what_they_say_on_flat_boards() {
+    for id in ["duo", "classic_3", "trigon", "junior"] {
+        let t = tables(id).unwrap();
+        let mut rng = Rng::new(4);
+        let mut board = Board::new(Arc::clone(&t));
+        let mut checked = 0;
+        while let Some(m) = board.sample_move(&mut rng) {
+            let last = board.moves().last();
+            let scorer = super::features::Scorer::new(&t, board.position(), last);
+            for id in board.legal_moves() {
+                let f = scorer.features(id);
+                let ours = [
+                    f.gain,
+                    f.blocks,
+                    f.own_loss,
+                    f.near_opponents,
+                    f.local,
+                    f.size,
+                ];
+                assert_eq!(
+                    ours,
+                    plain_corner_features(&t, board.position(), id, last),
+                    "{id}"
+                );
+                checked += 1;
+            }
+            board.play(m).unwrap();
+        }
+        assert!(checked > 1000, "{id}: {checked}");
+    }
+}

@@ -164,6 +164,7 @@ impl<'t, const W: usize> Engine<'t, W> {
         }
     }
 
+    #[inline(always)]
     fn finish(&mut self, rng: &mut Rng, moves: &mut Vec<(u32, u8)>) -> Vec<i32> {
         while let Some(pick) = self.choose(rng) {
             moves.push((self.id_of(&pick), self.common.to_move));
@@ -319,7 +320,7 @@ impl<'t, const W: usize> Engine<'t, W> {
     }
 
     /// The move to play: [`Engine::pick`]'s, or with a tournament the best of several.
-    #[inline]
+    #[inline(always)]
     fn choose(&mut self, rng: &mut Rng) -> Option<Pick> {
         let first = self.pick(rng)?;
         if self.tournament <= 1 {
@@ -346,7 +347,7 @@ impl<'t, const W: usize> Engine<'t, W> {
 
     /// A tournament's score of a move: its piece's weight and what its cells do to the
     /// colours' attach cells.
-    #[inline]
+    #[inline(always)]
     fn score(&self, pick: &Pick, theirs: &Bits, own: &Bits) -> f32 {
         let fp = match pick {
             Pick::Derived {
@@ -811,7 +812,7 @@ impl<'t> Playout<'t> {
     /// move (placement, colour) to `moves`; returns the points per colour in the variant's
     /// scoring.
     pub(crate) fn finish(&mut self, rng: &mut Rng, moves: &mut Vec<(u32, u8)>) -> Vec<i32> {
-        each_game!(&mut self.0, e => e.finish(rng, moves))
+        finish(self, rng, moves)
     }
 
     /// The colour to move, `None` at the end.
@@ -879,6 +880,12 @@ multiversion! {
 }
 
 multiversion! {
+    fn finish(game: &mut Playout<'_>, rng: &mut Rng, moves: &mut Vec<(u32, u8)>) -> Vec<i32> {
+        each_game!(&mut game.0, e => e.finish(rng, moves))
+    }
+}
+
+multiversion! {
     fn play(game: &mut Playout<'_>, id: u32) {
         each_game!(&mut game.0, e => e.play(id))
     }
@@ -930,6 +937,7 @@ impl<'t> Plain<'t> {
         self.without_move = 0;
     }
 
+    #[inline(always)]
     fn finish(&mut self, rng: &mut Rng, moves: &mut Vec<(u32, u8)>) -> Vec<i32> {
         while !self.pos.is_game_over() {
             let chosen = self.sample(rng);
