@@ -1,4 +1,12 @@
-"""The game: :class:`Board`, :class:`Move`, the live :class:`LegalMoves` view and :class:`Outcome`."""
+"""The game: :class:`Board`, :class:`Move`, the live :class:`LegalMoves` view and :class:`Outcome`.
+
+>>> b = Board("duo")
+>>> b.push("e10,d11,e11,f11,e12")
+>>> b.turn, len(b.legal_moves), b.peek().piece.name
+(1, 414, 'X')
+>>> b.pop() == Move.from_text("duo", "e12,e11,e10,d11,f11")
+True
+"""
 
 from __future__ import annotations
 
@@ -58,14 +66,17 @@ class Move:
 
     @property
     def id(self) -> int:
+        """The dense placement id (the RL action), stable within a major version (CHANGELOG.md)."""
         return self._id
 
     @property
     def variant(self) -> Variant:
+        """The variant the move belongs to."""
         return self._variant
 
     @property
     def piece(self) -> Piece:
+        """The piece placed."""
         return self._variant.pieces[self._variant._tables.placement_piece(self._id)]
 
     @property
@@ -246,6 +257,7 @@ class Board:
 
     @property
     def variant(self) -> Variant:
+        """The variant being played."""
         return self._variant
 
     @property
@@ -260,6 +272,7 @@ class Board:
 
     @property
     def legal_moves(self) -> LegalMoves:
+        """The legal moves of the colour to move: a live view that follows the board."""
         return LegalMoves(self)
 
     @property

@@ -67,14 +67,17 @@ class Estimate:
 
     @property
     def elo(self) -> float:
+        """The Elo difference the score means."""
         return elo(self.score)
 
     @property
     def elo_low(self) -> float:
+        """The Elo difference at the low end of the interval."""
         return elo(self.low)
 
     @property
     def elo_high(self) -> float:
+        """The Elo difference at the high end of the interval."""
         return elo(self.high)
 
 

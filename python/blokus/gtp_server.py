@@ -201,6 +201,7 @@ class GtpServer:
 
     @property
     def variant(self) -> Variant:
+        """The variant the server's board plays (changed by ``set_game``)."""
         return self.board.variant
 
     # --- one line ---

@@ -189,14 +189,17 @@ class Checked:
 
     @property
     def ok(self) -> bool:
+        """Whether every count matched and the moves gave the position's BPN."""
         return self.bpn_mismatch is None and all(e == g for _, e, g, _ in self.depths)
 
     @property
     def nodes(self) -> int:
+        """The nodes counted, over every depth checked."""
         return sum(g for _, _, g, _ in self.depths)
 
     @property
     def seconds(self) -> float:
+        """The time the counts took, over every depth checked."""
         return sum(s for _, _, _, s in self.depths)
 
 

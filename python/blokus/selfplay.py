@@ -52,10 +52,12 @@ class SelfplayResult:
 
     @property
     def games(self) -> int:
+        """The number of games played."""
         return int(self.plies.shape[0])
 
     @property
     def games_per_second(self) -> float:
+        """Games played per second of the run (``inf`` for a run too short to time)."""
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def board(self, game: int) -> Board:

@@ -143,10 +143,12 @@ class Variant:
 
     @property
     def id(self) -> str:
+        """The variant's id (``"duo"``)."""
         return self._tables.id
 
     @property
     def name(self) -> str:
+        """The variant's name for people (``"Duo"``)."""
         return self._tables.name
 
     @property
@@ -156,14 +158,17 @@ class Variant:
 
     @property
     def geometry(self) -> str:
+        """The board's geometry: ``"square"``, ``"triangle"`` or ``"cube"``."""
         return self._tables.geometry
 
     @property
     def colors(self) -> tuple[str, ...]:
+        """The colours' names, in colour order."""
         return tuple(self._tables.colors)
 
     @property
     def num_colors(self) -> int:
+        """The number of colours."""
         return self._num_colors
 
     @property
@@ -173,6 +178,7 @@ class Variant:
 
     @property
     def num_players(self) -> int:
+        """The number of players."""
         return len(self._tables.players)
 
     @property
@@ -192,6 +198,7 @@ class Variant:
 
     @property
     def num_cells(self) -> int:
+        """The number of cells of the board (cubes' places in Blokus 3D)."""
         return self._num_cells
 
     @property
@@ -201,6 +208,7 @@ class Variant:
 
     @property
     def is_builtin(self) -> bool:
+        """Whether the variant is one of the built-ins (:func:`variants`)."""
         return self._builtin
 
     def cell_name(self, cell: int) -> str:

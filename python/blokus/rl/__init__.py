@@ -81,10 +81,12 @@ class BatchEnv:
 
     @property
     def batch_size(self) -> int:
+        """The number of games stepped together."""
         return len(self._core)
 
     @property
     def num_actions(self) -> int:
+        """The size of the action space: the variant's number of placements."""
         return self.variant.num_placements
 
     def reset(self, which: npt.ArrayLike | None = None) -> None:

@@ -518,10 +518,12 @@ class Tree(Protocol):
     """
 
     @property
-    def properties(self) -> Mapping[str, Sequence[str]]: ...
+    def properties(self) -> Mapping[str, Sequence[str]]:
+        """Property id -> values, in the order to write them."""
 
     @property
-    def children(self) -> Sequence[Tree]: ...
+    def children(self) -> Sequence[Tree]:
+        """The nodes after this one: the first continues the line, the others are variations."""
 
 
 def _where(number: int) -> str:
