@@ -166,13 +166,20 @@ def test_every_guide_page_is_in_the_table_of_contents() -> None:
 
 
 def guide_examples(text: str) -> str:
-    """The ``pycon`` blocks of a page, one after another (a page's examples build on each other)."""
-    return "\n".join(re.findall(r"^```pycon\n(.*?)^```$", text, flags=re.S | re.M))
+    """The page with everything but its ``pycon`` blocks blanked, so that a failure's line
+    number is the page's (a page's examples build on each other)."""
+    lines, inside = [], False
+    for line in text.split("\n"):
+        fence = line.startswith("```")
+        if fence:
+            inside = line == "```pycon" if not inside else False
+        lines.append(line if inside and not fence else "")
+    return "\n".join(lines)
 
 
 def test_guide_examples_are_found() -> None:
     page = "Text\n\n```pycon\n>>> 1 + 1\n2\n```\n\n```python\nx = 1\n```\n\n```pycon\n>>> 2\n2\n```\n"
-    assert guide_examples(page) == ">>> 1 + 1\n2\n\n>>> 2\n2\n"
+    assert guide_examples(page) == "\n\n\n>>> 1 + 1\n2\n\n\n\n\n\n\n\n>>> 2\n2\n\n"
 
 
 @pytest.mark.parametrize("page", GUIDE, ids=lambda p: p.stem)
