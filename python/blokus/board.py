@@ -239,11 +239,7 @@ class Board:
     >>> b.push("e10,d11,e11,f11,e12")
     >>> b.turn, b.variant.colors[b.turn]
     (1, 'Orange')
-
-    >>> b = Board("duo", ["e10,d11,e11,f11,e12"])
-    >>> b.turn, b.player, b.ply
-    (1, 1, 1)
-    >>> b
+    >>> Board("duo", ["e10,d11,e11,f11,e12"])
     blokus.Board('duo', moves=['e10,d11,e11,f11,e12'])
     """
 
