@@ -23,7 +23,7 @@ version = release
 
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode", "myst_parser"]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
-exclude_patterns = ["_build", "README.md"]
+exclude_patterns = ["_build"]
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]
 

@@ -153,7 +153,9 @@ def test_the_check_finds_what_lacks_an_example() -> None:
 
 def test_every_public_module_has_a_page() -> None:
     documented = {
-        m for page in (DOCS / "api").glob("*.rst") for m in re.findall(r"^\.\. automodule:: (\S+)", page.read_text(), re.M)
+        m
+        for page in (DOCS / "api").glob("*.rst")
+        for m in re.findall(r"^\.\. automodule:: (\S+)", page.read_text(), re.M)
     }
     assert documented == set(public_modules())
     index = (DOCS / "api" / "index.rst").read_text()
