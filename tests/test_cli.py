@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -84,9 +85,14 @@ def test_bench_columns_stay_apart_however_large_the_figures() -> None:
     assert len(ordinary) == len(TABLE_HEADER)
 
 
-def test_bench_prints_a_positive_figure_in_every_column(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_prints_a_positive_figure_in_every_column(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    page, report = tmp_path / "BENCHMARKS.md", tmp_path / "bench.json"
     args = [
         "bench",
+        "--json",
+        str(report),
+        "--markdown",
+        str(page),
         "--variant",
         "duo",
         "--variant",
@@ -109,6 +115,13 @@ def test_bench_prints_a_positive_figure_in_every_column(capsys: pytest.CaptureFi
     for row in rows[2:]:
         rust, python = (float(x.replace(",", "")) for x in row[1:3])
         assert rust > 0 and python > 0 and abs(float(row[3].rstrip("%")) - 100 * python / rust) <= 1, row
+    # The page and the JSON carry the printed figures.
+    figures = json.loads(report.read_text())
+    assert [r["variant"] for r in figures["variants"]] == ["duo", "trigon"]
+    table = [line for line in page.read_text().splitlines() if line.startswith(("| duo |", "| trigon |"))]
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in table]
+    assert [c[0] for c in cells] == ["duo", "trigon", "duo", "trigon"]
+    assert [c[1:7] for c in cells[:2]] == [row[1:7] for row in rows[:2]]
 
 
 def test_match_prints_scores_and_elo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

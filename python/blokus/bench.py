@@ -267,17 +267,23 @@ def run(
     out: TextIO | None = None,
     progress_stream: TextIO | None = None,
     json_path: str | None = None,
+    markdown_path: str | None = None,
 ) -> dict[str, object]:
     """Measures every figure, prints the tables to ``out`` and, with ``json_path``, writes
-    them as JSON with :func:`machine` (for comparing machines and engines); returns that JSON's
-    contents.
+    them as JSON with :func:`machine` (for comparing machines and engines), and with
+    ``markdown_path`` as a page (:func:`markdown`); returns that JSON's contents.
 
     >>> import io, json, os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "bench.json")
-    >>> figures = run(["junior"], seconds=0.01, threads=1, rl_games=0, out=io.StringIO(), json_path=path)
-    >>> with open(path) as f:
+    >>> folder = tempfile.mkdtemp()
+    >>> json_path, page = os.path.join(folder, "bench.json"), os.path.join(folder, "BENCHMARKS.md")
+    >>> figures = run(["junior"], seconds=0.01, threads=1, rl_games=0, out=io.StringIO(), json_path=json_path,
+    ...               markdown_path=page)
+    >>> with open(json_path) as f:
     ...     json.load(f) == figures
     True
+    >>> with open(page) as f:
+    ...     f.readline()
+    '# Benchmarks\\n'
     """
     # The streams are looked up when called, not when the module is imported, so that a
     # redirected sys.stdout (or a test's capture) is the one written to.
@@ -341,4 +347,72 @@ def run(
         with open(json_path, "w", encoding="utf-8") as f:
             json.dump(report, f, indent=2)
             f.write("\n")
+    if markdown_path is not None:
+        with open(markdown_path, "w", encoding="utf-8") as f:
+            f.write(markdown(report))
     return report
+
+
+def markdown(report: dict[str, object]) -> str:
+    """A benchmark page in Markdown from what :func:`run` returns (``blokus bench --markdown``):
+    the machine, then the tables that ``blokus bench`` prints.
+
+    >>> page = markdown({"machine": {"blokus": "1.0", "cpu": "X", "cores": 2, "cpu_level": "x86-64-v3",
+    ...     "date": "2026-12-01", "load_average": [0.5, 0.5, 0.5], "python": "3.11"}, "threads": 2,
+    ...     "seconds_per_measurement": 1.0, "variants": [{"variant": "duo", "games_per_second_1": 1000.0,
+    ...     "games_per_second_all": 1900.0, "moves_per_second": 1e8, "enumerated_per_second": 9e7,
+    ...     "perft_depth": 3, "perft_nodes_per_second": 5e8}], "batch_env": [], "blokus_rl": None})
+    >>> print(page.splitlines()[-1])
+    | duo | 1,000 | 1,900 | 100,000,000 | 90,000,000 | 3 | 500,000,000 |
+    """
+    m = report["machine"]
+    assert isinstance(m, dict)
+    load = m.get("load_average")
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `blokus bench --markdown docs/BENCHMARKS.md`; rerun it to measure your machine"
+        " (`blokus bench --json FILE` keeps the same figures for comparing machines).",
+        "",
+        f"blokus {m['blokus']} at CPU level {m['cpu_level']}; {m['cpu']}, {m['cores']} cores;"
+        f" Python {m['python']}; {m['date']}"
+        + (f"; load average {load[0]:.2f} at the end" if isinstance(load, list) and load else "")
+        + f". {report['seconds_per_measurement']} s per measurement.",
+    ]
+    lines += [
+        "",
+        f"Uniformly random games from the empty board (one thread: the median of three runs;"
+        f" 'all cores': {report['threads']} threads); legal moves listed from each position of such"
+        " games, and enumerated from the caches a random game keeps; perft from the empty board.",
+        "",
+        "| variant | games/s, 1 thread | games/s, all cores | moves/s listed | moves/s in playouts"
+        " | perft depth | perft nodes/s |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    rows = report["variants"]
+    assert isinstance(rows, list)
+    for r in rows:
+        lines.append(
+            f"| {r['variant']} | {r['games_per_second_1']:,.0f} | {r['games_per_second_all']:,.0f}"
+            f" | {r['moves_per_second']:,.0f} | {r['enumerated_per_second']:,.0f} | {r['perft_depth']}"
+            f" | {r['perft_nodes_per_second']:,.0f} |"
+        )
+    batch = report.get("batch_env") or []
+    assert isinstance(batch, list)
+    if batch:
+        lines += [
+            "",
+            f"Batch environment: {batch[0]['batch_games']} random games replayed on one thread with every"
+            " observation and mask written, games/s.",
+            "",
+            "| variant | Rust | BatchEnv (Python) | Python/Rust |",
+            "|---|---:|---:|---:|",
+        ]
+        for b in batch:
+            rust, py = b["rust_games_per_second"], b["python_games_per_second"]
+            lines.append(f"| {b['variant']} | {rust:,.0f} | {py:,.0f} | {py / rust:.0%} |")
+    rl = report.get("blokus_rl")
+    if isinstance(rl, list) and rl:
+        lines += ["", "Classic random games through Python, games/s:", "", "| loop | games/s |", "|---|---:|"]
+        lines += [f"| {r['loop']} | {r['games_per_second']:,.1f} |" for r in rl]
+    return "\n".join(lines) + "\n"

@@ -198,7 +198,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     chosen = args.variant or [v for v in variants() if not v.startswith("3d_")] + structures
     for v in chosen:
         variant(v)  # unknown ids fail before any work
-    run(chosen, args.seconds, args.threads, args.rl_games, json_path=args.json)
+    run(chosen, args.seconds, args.threads, args.rl_games, json_path=args.json, markdown_path=args.markdown)
     return 0
 
 
@@ -473,6 +473,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         metavar="FILE",
         help="also write every figure, the machine, CPU level and version as JSON",
+    )
+    p.add_argument(
+        "--markdown",
+        default=None,
+        metavar="FILE",
+        help="also write the figures as a Markdown page (docs/BENCHMARKS.md is written so)",
     )
     p.set_defaults(run=_cmd_bench)
 

@@ -52,7 +52,8 @@
 //! `geometry` and `variant` describe boards; `placement` enumerates the move space; `position`
 //! is the state; `rules` the rules, once, per rule family; `movegen` their fast form, one
 //! generator per family chosen in [`Tables::new`]; `game` plays by the rules ([`Board`],
-//! setups, perft); `simulation` plays many games. Each layer uses only those before it;
+//! setups, perft); `simulation` plays many games; `search` is Monte Carlo tree search on top
+//! of them ([`Search`]). Each layer uses only those before it;
 //! docs/ARCHITECTURE.md in the repository tells the whole story. Beneath them all, `cpu`
 //! compiles the hot entry points once per x86-64 level and runs the best one the CPU has
 //! ([`cpu_level`]).
