@@ -162,6 +162,21 @@ def test_every_public_module_has_a_page() -> None:
     assert all(f"   {m}\n" in index for m in documented)
 
 
+def test_relative_links_of_the_pages_name_files_that_exist() -> None:
+    # Sphinx does not warn of these (conf.py: suppress_warnings), so they are checked here.
+    pages = sorted(DOCS.rglob("*.md"))
+    assert pages
+    broken = []
+    for page in pages:
+        for target in re.findall(r"\]\(([^)\s]*)\)", page.read_text()):
+            path = target.split("#")[0]
+            if not path or "://" in path or path.startswith("mailto:"):
+                continue
+            if not (page.parent / path).exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+    assert not broken, broken
+
+
 def test_every_guide_page_is_in_the_table_of_contents() -> None:
     index = (DOCS / "index.md").read_text()
     assert GUIDE and all(f"guide/{page.stem}\n" in index for page in GUIDE)
