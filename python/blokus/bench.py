@@ -9,7 +9,14 @@ enumerated from the caches an incremental playout keeps.
 
 The batch environment replays the same random games (recorded by :func:`blokus.selfplay`) in
 Rust alone and through :class:`blokus.rl.BatchEnv`, writing every observation and legal action
-mask after every step, so the two figures differ by what Python and the binding cost."""
+mask after every step, so the two figures differ by what Python and the binding cost.
+
+>>> import io
+>>> out = io.StringIO()
+>>> figures = run(["duo"], seconds=0.01, threads=1, rl_games=0, out=out)
+>>> [row["variant"] for row in figures["variants"]], "games/s" in out.getvalue()
+(['duo'], True)
+"""
 
 from __future__ import annotations
 
@@ -36,6 +43,13 @@ PERFT_DEPTH = {"duo": 3, "junior": 3, "classic": 4, "classic_2": 4, "classic_3":
 
 @dataclass
 class Row:
+    """One variant's figures: one line of the speed table.
+
+    >>> r = measure("junior", seconds=0.01, threads=1)
+    >>> r.variant, r.perft_depth, r.games_per_second_1 > 0, r.moves_per_second > 0
+    ('junior', 3, True, True)
+    """
+
     variant: str
     games_per_second_1: float
     games_per_second_all: float
@@ -54,7 +68,11 @@ TABLE_HEADER = (
 
 
 def format_row(r: Row) -> str:
-    """One line of the speed table, aligned under `TABLE_HEADER`."""
+    """One line of the speed table, aligned under `TABLE_HEADER`.
+
+    >>> print(format_row(Row("duo", 120000, 240000, 4e8, 3.9e8, 3, 2.5e8)))
+    duo                 120,000      240,000     400,000,000   390,000,000      3     250,000,000
+    """
     return (
         f"{r.variant:<13} {r.games_per_second_1:>13,.0f} {r.games_per_second_all:>12,.0f}"
         f" {r.moves_per_second:>15,.0f} {r.enumerated_per_second:>13,.0f} {r.perft_depth:>6}"
@@ -77,6 +95,12 @@ def _timed_rate(run: Callable[[int], float], seconds: float, start: int, runs: i
 
 
 def measure(variant_id: str, seconds: float, threads: int) -> Row:
+    """Measures one variant's row: every rate for about ``seconds`` each (perft once).
+
+    >>> r = measure("duo", seconds=0.01, threads=2)
+    >>> r.variant, r.games_per_second_all > 0, r.perft_nodes_per_second > 0
+    ('duo', True, True)
+    """
     v = variant(variant_id)
     one = _timed_rate(lambda n: selfplay(v, games=n, seed=1, threads=1).seconds, seconds, 20, 3)
     allc = _timed_rate(lambda n: selfplay(v, games=n, seed=2, threads=threads).seconds, seconds, 20 * threads)
@@ -104,7 +128,13 @@ def measure(variant_id: str, seconds: float, threads: int) -> Row:
 
 
 def blokus_rl_comparison(games: int, progress: Progress) -> list[tuple[str, float]] | None:
-    """Random classic games through blokus-rl's environment and through ours, side by side."""
+    """Random classic games through blokus-rl's environment and through ours, side by side.
+
+    >>> import io
+    >>> rows = blokus_rl_comparison(2, Progress(4, io.StringIO(), enabled=False))
+    >>> rows is None or rows[1][0] == "blokus: PettingZoo AEC loop"  # None without blokus-rl
+    True
+    """
     try:
         from blokus_rl import BlokusEnv  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError:
@@ -162,7 +192,12 @@ BATCH_GAMES = 256
 
 def batch_env_rates(variant_id: str, games: int = BATCH_GAMES, rounds: int = 3) -> tuple[float, float]:
     """Games/s of a batch of ``games`` random games replayed on one thread, best of ``rounds``:
-    ``(Rust, Python)``."""
+    ``(Rust, Python)``.
+
+    >>> rust, python = batch_env_rates("duo", games=8, rounds=1)
+    >>> rust > 0 and python > 0
+    True
+    """
     import numpy as np
 
     from blokus.rl import BatchEnv
@@ -187,7 +222,11 @@ def batch_env_rates(variant_id: str, games: int = BATCH_GAMES, rounds: int = 3) 
 
 
 def cpu_model() -> str:
-    """The CPU's model name (from /proc/cpuinfo on Linux), else what the platform says."""
+    """The CPU's model name (from /proc/cpuinfo on Linux), else what the platform says.
+
+    >>> isinstance(cpu_model(), str) and cpu_model() != ""
+    True
+    """
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:
@@ -232,7 +271,20 @@ def run(
 ) -> dict[str, object]:
     """Measures every figure, prints the tables to ``out`` and, with ``json_path``, writes
     them as JSON with :func:`machine` (for comparing machines and engines), and with
-    ``markdown_path`` as a page (:func:`markdown`); returns that JSON's contents."""
+    ``markdown_path`` as a page (:func:`markdown`); returns that JSON's contents.
+
+    >>> import io, json, os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> json_path, page = os.path.join(folder, "bench.json"), os.path.join(folder, "BENCHMARKS.md")
+    >>> figures = run(["junior"], seconds=0.01, threads=1, rl_games=0, out=io.StringIO(), json_path=json_path,
+    ...               markdown_path=page)
+    >>> with open(json_path) as f:
+    ...     json.load(f) == figures
+    True
+    >>> with open(page) as f:
+    ...     f.readline()
+    '# Benchmarks\\n'
+    """
     # The streams are looked up when called, not when the module is imported, so that a
     # redirected sys.stdout (or a test's capture) is the one written to.
     out = out or sys.stdout

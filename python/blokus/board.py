@@ -1,4 +1,12 @@
-"""The game: :class:`Board`, :class:`Move`, the live :class:`LegalMoves` view and :class:`Outcome`."""
+"""The game: :class:`Board`, :class:`Move`, the live :class:`LegalMoves` view and :class:`Outcome`.
+
+>>> b = Board("duo")
+>>> b.push("e10,d11,e11,f11,e12")
+>>> b.turn, len(b.legal_moves), b.peek().piece.name
+(1, 414, 'X')
+>>> b.pop() == Move.from_text("duo", "e12,e11,e10,d11,f11")
+True
+"""
 
 from __future__ import annotations
 
@@ -30,6 +38,12 @@ class Move:
     ``str(move)`` is the canonical Pentobi text (cells sorted by row, then column); ``move.id``
     the dense placement id (the RL action); ``move.piece`` the :class:`Piece`; ``move.cells`` the
     cell names.
+
+    >>> m = Board("duo").parse_move("e12,d11,e11,f11,e10")
+    >>> m, m.id, m.piece.name
+    (<Move e10,d11,e11,f11,e12 (X, id 11976)>, 11976, 'X')
+    >>> m.cells
+    ('e10', 'd11', 'e11', 'f11', 'e12')
     """
 
     __slots__ = ("_id", "_variant")
@@ -42,20 +56,27 @@ class Move:
 
     @classmethod
     def from_text(cls, variant_: VariantLike, text: str) -> Move:
-        """Parses Pentobi move text (any cell order, any case)."""
+        """Parses Pentobi move text (any cell order, any case).
+
+        >>> Move.from_text("duo", "E12,d11,e11,f11,e10")
+        <Move e10,d11,e11,f11,e12 (X, id 11976)>
+        """
         v = variant(variant_)
         return cls(v, v._tables.parse_move(_text(text)))
 
     @property
     def id(self) -> int:
+        """The dense placement id (the RL action), stable within a major version (CHANGELOG.md)."""
         return self._id
 
     @property
     def variant(self) -> Variant:
+        """The variant the move belongs to."""
         return self._variant
 
     @property
     def piece(self) -> Piece:
+        """The piece placed."""
         return self._variant.pieces[self._variant._tables.placement_piece(self._id)]
 
     @property
@@ -64,7 +85,11 @@ class Move:
         return tuple(str(self).split(","))
 
     def cell_indices(self) -> list[int]:
-        """Cell numbers, increasing."""
+        """Cell numbers, increasing.
+
+        >>> Move.from_text("duo", "a1,b1").cell_indices()
+        [0, 1]
+        """
         return self._variant._tables.placement_cells(self._id)
 
     def __str__(self) -> str:
@@ -129,7 +154,14 @@ def _moves_of(v: Variant) -> list[Move]:
 
 
 class LegalMoves:
-    """The legal moves of a board's colour to move: a live view (it follows the board)."""
+    """The legal moves of a board's colour to move: a live view (it follows the board).
+
+    >>> moves = Board("duo").legal_moves
+    >>> len(moves), "e10" in moves, "a1" in moves
+    (414, True, False)
+    >>> next(iter(moves))
+    <Move e10 (1, id 130)>
+    """
 
     __slots__ = ("_board",)
 
@@ -158,7 +190,11 @@ class LegalMoves:
             return False
 
     def ids(self) -> npt.NDArray[np.uint32]:
-        """The legal placement ids as a numpy array."""
+        """The legal placement ids as a numpy array.
+
+        >>> Board("duo").legal_moves.ids()[:3]
+        array([130, 317, 316], dtype=uint32)
+        """
         return self._board._core.legal_ids()
 
     def __repr__(self) -> str:
@@ -170,7 +206,15 @@ class LegalMoves:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended."""
+    """How a finished game ended.
+
+    >>> b = Board("duo")
+    >>> while not b.is_game_over():
+    ...     b.push(next(iter(b.legal_moves)))
+    >>> o = b.outcome()
+    >>> o.winners, o.scores, o.result
+    ((0,), (69, 30), 'B+39')
+    """
 
     #: Players with the highest score (several on a tie).
     winners: tuple[int, ...]
@@ -195,6 +239,8 @@ class Board:
     >>> b.push("e10,d11,e11,f11,e12")
     >>> b.turn, b.variant.colors[b.turn]
     (1, 'Orange')
+    >>> Board("duo", ["e10,d11,e11,f11,e12"])
+    blokus.Board('duo', moves=['e10,d11,e11,f11,e12'])
     """
 
     __slots__ = ("_core", "_variant")
@@ -207,6 +253,7 @@ class Board:
 
     @property
     def variant(self) -> Variant:
+        """The variant being played."""
         return self._variant
 
     @property
@@ -221,6 +268,7 @@ class Board:
 
     @property
     def legal_moves(self) -> LegalMoves:
+        """The legal moves of the colour to move: a live view that follows the board."""
         return LegalMoves(self)
 
     @property
@@ -249,15 +297,28 @@ class Board:
         return tuple(self._core.out)
 
     def has_move(self, color: int) -> bool:
-        """Whether ``color`` has a legal placement here, its turn or not."""
+        """Whether ``color`` has a legal placement here, its turn or not.
+
+        >>> b = Board("duo")
+        >>> b.has_move(0), b.has_move(1)
+        (True, True)
+        """
         return self._core.has_move(self._variant.color(color))
 
     def move_colors(self) -> list[int]:
-        """The colour that played each move of :attr:`move_stack`."""
+        """The colour that played each move of :attr:`move_stack`.
+
+        >>> Board("classic", ["a20", "t20", "t1"]).move_colors()
+        [0, 1, 2]
+        """
         return self._core.move_colors()
 
     def parse_move(self, text: str) -> Move:
-        """The move that move text names (it need not be legal here)."""
+        """The move that move text names (it need not be legal here).
+
+        >>> Board("duo").parse_move("F11,e10,e12,d11,e11")
+        <Move e10,d11,e11,f11,e12 (X, id 11976)>
+        """
         return Move(self._variant, self._variant._tables.parse_move(_text(text)))
 
     def _id(self, move: MoveLike) -> int:
@@ -352,11 +413,23 @@ class Board:
 
     def is_legal(self, move: MoveLike) -> bool:
         """Whether the move is legal here; :class:`~blokus.errors.InvalidMoveError` if it names
-        no placement of the variant."""
+        no placement of the variant.
+
+        >>> b = Board("duo")
+        >>> b.is_legal("e10"), b.is_legal("a1")
+        (True, False)
+        """
         return self._core.is_legal(self._id(move))
 
     def why_illegal(self, move: MoveLike) -> str | None:
-        """``None`` if the move is legal, else the rule it breaks, e.g. ``"overlap: e10 is already covered"``."""
+        """``None`` if the move is legal, else the rule it breaks, e.g. ``"overlap: e10 is already covered"``.
+
+        >>> b = Board("duo", ["e10"])
+        >>> b.why_illegal("e10")
+        'overlap: e10 is already covered'
+        >>> b.why_illegal("j5") is None
+        True
+        """
         reason = self._core.why_illegal(self._id(move))
         return None if reason is None else reason[1]
 
@@ -365,7 +438,18 @@ class Board:
         (any integer, numpy's too, not a bool). Raises
         :class:`~blokus.errors.IllegalMoveError` (board unchanged, with the rule broken in
         ``reason`` and ``cell``) if it is not legal, :class:`~blokus.errors.InvalidMoveError` if
-        it names no placement."""
+        it names no placement.
+
+        >>> b = Board("duo")
+        >>> b.push("e10,d11,e11,f11,e12")
+        >>> b.push("j5")
+        >>> b.move_stack
+        [<Move e10,d11,e11,f11,e12 (X, id 11976)>, <Move j5 (1, id 65)>]
+        >>> b.push("e10")
+        Traceback (most recent call last):
+        ...
+        blokus.errors.IllegalMoveError: illegal move e10 for Purple: overlap: e10 is already covered
+        """
         if type(move) is int and 0 <= move < self._variant._num_placements:
             self._core.push(move)
         elif isinstance(move, str):
@@ -374,39 +458,73 @@ class Board:
             self._core.push(self._id(move))
 
     def pop(self) -> Move:
-        """Takes back the last move and returns it."""
+        """Takes back the last move and returns it.
+
+        >>> b = Board("duo", ["e10", "j5"])
+        >>> b.pop(), b.move_stack
+        (<Move j5 (1, id 65)>, [<Move e10 (1, id 130)>])
+        """
         id = self._core.pop()
         if id is None:
             raise IndexError("pop from a board with no moves")
         return Move(self._variant, id)
 
     def peek(self) -> Move:
-        """The last move played."""
+        """The last move played.
+
+        >>> Board("duo", ["e10", "j5"]).peek()
+        <Move j5 (1, id 65)>
+        """
         moves = self._core.moves()
         if not moves:
             raise IndexError("peek at a board with no moves")
         return Move(self._variant, moves[-1])
 
     def copy(self) -> Board:
-        """An independent copy (moves included)."""
+        """An independent copy (moves included).
+
+        >>> b = Board("duo", ["e10"])
+        >>> c = b.copy()
+        >>> c.push("j5")
+        >>> b.ply, c.ply
+        (1, 2)
+        """
         return Board._from_core(self._variant, self._core.copy())
 
     __copy__ = copy
 
     def is_game_over(self) -> bool:
+        """Whether the game is over: no colour has a legal move.
+
+        >>> Board("duo").is_game_over()
+        False
+        """
         return self._core.turn is None
 
     def points(self, scoring: str | None = None) -> list[int]:
         """Points per colour: cells placed plus bonuses (``"advanced"``), or minus cells left
-        in hand (``"basic"``); the variant's default if not given."""
+        in hand (``"basic"``); the variant's default if not given.
+
+        >>> b = Board("duo", ["e10,d11,e11,f11,e12"])
+        >>> b.points(), b.points("basic")
+        ([5, 0], [-84, -89])
+        """
         return self._core.points(_scoring(scoring))
 
     def scores(self, scoring: str | None = None) -> list[int]:
-        """Score per player: the points of its colours (a shared colour counts for nobody)."""
+        """Score per player: the points of its colours (a shared colour counts for nobody).
+
+        >>> Board("classic_2", ["a20,b20", "t20"]).scores()
+        [2, 1]
+        """
         return self._core.scores(_scoring(scoring))
 
     def outcome(self) -> Outcome | None:
-        """``None`` while the game goes on; then winners, scores, points and result line."""
+        """``None`` while the game goes on; then winners, scores, points and result line.
+
+        >>> Board("duo").outcome() is None
+        True
+        """
         if not self.is_game_over():
             return None
         scores = self.scores()
@@ -418,13 +536,23 @@ class Board:
         )
 
     def result(self) -> str:
-        """Pentobi's result line: ``B+3``, ``W+2``, ``0``, or every colour's points."""
+        """Pentobi's result line: ``B+3``, ``W+2``, ``0``, or every colour's points.
+
+        >>> b = Board("duo", ["e10,d11,e11,f11,e12", "j5"])
+        >>> b.result()
+        'B+4'
+        """
         return self._core.result_line()
 
     def perft(self, depth: int) -> int:
         """Number of move sequences of length ``depth`` from here (0 up to the most moves a game
         has). It counts on a copy of the board without the GIL, and stops with
-        ``KeyboardInterrupt`` on Ctrl-C."""
+        ``KeyboardInterrupt`` on Ctrl-C.
+
+        >>> b = Board("duo")
+        >>> b.perft(1), b.perft(2)
+        (414, 171396)
+        """
         most = self._variant.max_plies
         depth = _arguments.integer(depth, "depth")
         if not 0 <= depth <= most:
@@ -436,18 +564,37 @@ class Board:
         return self._core.perft(depth)
 
     def pieces_left(self, color: int) -> list[Piece]:
-        """The pieces a colour still has (a piece with two copies left appears twice)."""
+        """The pieces a colour still has (a piece with two copies left appears twice).
+
+        >>> b = Board("junior", ["e10"])
+        >>> [p.name for p in b.pieces_left(0)][:4]
+        ['1', '2', '2', 'I3']
+        """
         left = self._core.pieces_left()[self._variant.color(color)]
         return [p for p, n in zip(self._variant.pieces, left) for _ in range(n)]
 
     def heights(self) -> npt.NDArray[np.int32]:
         """Blokus 3D: cubes per column as a ``(rows, cols)`` array, back row first (0 where a
-        column is empty or missing)."""
+        column is empty or missing).
+
+        >>> Board("3d_tower", ["a1@1,b1@1", "c1@1,b1@2,c1@2"]).heights()
+        array([[0, 0, 0, 0],
+               [0, 0, 0, 0],
+               [0, 0, 0, 0],
+               [1, 2, 2, 0]], dtype=int32)
+        """
         return self._height_map()[0]
 
     def top_colors(self) -> npt.NDArray[np.int32]:
         """Blokus 3D: the colour of each column's top cube, ``(rows, cols)``, back row first
-        (-1 where a column is empty or missing)."""
+        (-1 where a column is empty or missing).
+
+        >>> Board("3d_tower", ["a1@1,b1@1", "c1@1,b1@2,c1@2"]).top_colors()
+        array([[-1, -1, -1, -1],
+               [-1, -1, -1, -1],
+               [-1, -1, -1, -1],
+               [ 0,  1,  1, -1]], dtype=int32)
+        """
         return self._height_map()[1]
 
     def _height_map(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
@@ -458,11 +605,21 @@ class Board:
 
     def top_cubes(self) -> list[int | None]:
         """Blokus 3D: the top cube (a cell number) of each column, in the order of
-        :meth:`Variant.column_limits`; ``None`` for an empty column."""
+        :meth:`Variant.column_limits`; ``None`` for an empty column.
+
+        >>> b = Board("3d_tower", ["a1@1,b1@1"])
+        >>> [b.variant.cell_name(c) for c in b.top_cubes() if c is not None]
+        ['a1@1', 'b1@1']
+        """
         return self._core.top_cubes()
 
     def cell_colors(self) -> list[int]:
-        """The colour on each cell by cell number, -1 where empty."""
+        """The colour on each cell by cell number, -1 where empty.
+
+        >>> b = Board("duo", ["e10", "j5"])
+        >>> [(b.variant.cell_name(c), color) for c, color in enumerate(b.cell_colors()) if color >= 0]
+        [('j5', 1), ('e10', 0)]
+        """
         return self._core.cell_colors()
 
     def __eq__(self, other: object) -> bool:

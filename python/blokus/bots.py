@@ -54,7 +54,14 @@ Evaluator = Callable[..., Any]
 
 @dataclass(frozen=True)
 class RootMove:
-    """What a bot thinks of one move from the position it analysed."""
+    """What a bot thinks of one move from the position it analysed.
+
+    >>> from blokus import Board
+    >>> a = MctsBot(simulations=100, seed=1).analyse(Board("duo"))
+    >>> top = a.moves[0]
+    >>> top.move == a.best, top.visits > 0, 0 <= top.value <= 1
+    (True, True, True)
+    """
 
     move: Move
     #: Simulations (or other work) spent on the move; 0 for bots that do not search.
@@ -85,7 +92,22 @@ class Analysis:
 
 @runtime_checkable
 class Bot(Protocol):
-    """The bots' protocol (``isinstance(x, Bot)`` checks that the methods are there)."""
+    """The bots' protocol (``isinstance(x, Bot)`` checks that the methods are there).
+
+    >>> isinstance(RandomBot(), Bot), isinstance(object(), Bot)
+    (True, False)
+    >>> class FirstMoveBot:
+    ...     name = "first"
+    ...     def choose(self, board, seconds=None):
+    ...         return next(iter(board.legal_moves))
+    ...     def analyse(self, board, seconds=None):
+    ...         best = self.choose(board)
+    ...         return Analysis((RootMove(best, 1, 0.5),), (0.5, 0.5), (best,), best)
+    ...     def reset(self):
+    ...         pass
+    >>> isinstance(FirstMoveBot(), Bot)
+    True
+    """
 
     @property
     def name(self) -> str:
@@ -95,16 +117,37 @@ class Bot(Protocol):
     def choose(self, board: Board, seconds: float | None = None) -> Move:
         """A legal move for the colour to move; the board is left as it is. ``seconds`` is the
         time to spend, ``None`` for the bot's own setting. Raises
-        :class:`~blokus.errors.GameOverError` if the game is over."""
+        :class:`~blokus.errors.GameOverError` if the game is over.
+
+        >>> from blokus import Board
+        >>> b = Board("duo")
+        >>> m = GreedyBot(seed=1).choose(b)
+        >>> m in b.legal_moves, b.ply
+        (True, 0)
+        """
         ...
 
     def analyse(self, board: Board, seconds: float | None = None) -> Analysis:
         """Like :meth:`choose`, with the numbers behind the choice (``best`` is the move
-        chosen)."""
+        chosen).
+
+        >>> from blokus import Board
+        >>> a = RandomBot(seed=2).analyse(Board("junior"))
+        >>> a.best == a.pv[0] == a.moves[0].move, len(a.moves) == len(Board("junior").legal_moves)
+        (True, True)
+        """
         ...
 
     def reset(self) -> None:
-        """A new game begins: forget what was learnt about the last one."""
+        """A new game begins: forget what was learnt about the last one.
+
+        >>> from blokus import Board
+        >>> bot = MctsBot(simulations=50, seed=1)
+        >>> m = bot.choose(Board("duo"))
+        >>> bot.reset()
+        >>> bot.choose(Board("duo")) in Board("duo").legal_moves
+        True
+        """
         ...
 
 
@@ -146,12 +189,25 @@ class RandomBot:
         self._rng = random.Random(seed)
 
     def choose(self, board: Board, seconds: float | None = None) -> Move:
+        """A legal move drawn uniformly (without listing the moves).
+
+        >>> from blokus import Board
+        >>> RandomBot(seed=5).choose(Board("duo")) == RandomBot(seed=5).choose(Board("duo"))
+        True
+        """
         _check_playing(board)
         id = board._core.sample_move(self._rng.getrandbits(63))
         assert id is not None
         return _moves_of(board.variant)[id]
 
     def analyse(self, board: Board, seconds: float | None = None) -> Analysis:
+        """The choice, with every other legal move beside it; no visits, even values.
+
+        >>> from blokus import Board
+        >>> a = RandomBot(seed=5).analyse(Board("duo"))
+        >>> a.value, a.moves[0].visits
+        ((0.5, 0.5), 0)
+        """
         best = self.choose(board, seconds)
         value = _neutral(board)
         mover = value[0]
@@ -159,7 +215,13 @@ class RandomBot:
         return Analysis((RootMove(best, 0, mover), *others), value, (best,), best)
 
     def reset(self) -> None:
-        pass
+        """Nothing to forget: the random numbers go on (assign :attr:`seed` to restart them).
+
+        >>> bot = RandomBot(seed=5)
+        >>> bot.reset()
+        >>> bot.seed
+        5
+        """
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self._seed!r})"
@@ -210,6 +272,13 @@ class GreedyBot:
         return result
 
     def choose(self, board: Board, seconds: float | None = None) -> Move:
+        """A move of the largest piece that fits, the best by the positional score.
+
+        >>> from blokus import Board
+        >>> b = Board("duo", ["e10,d11,e11,f11,e12"])
+        >>> GreedyBot(seed=1).choose(b).piece.size
+        5
+        """
         _check_playing(board)
         ids = [int(i) for i in self._largest(board)]
         features = board._core.features(ids)
@@ -219,6 +288,13 @@ class GreedyBot:
         return _moves_of(board.variant)[top[self._rng.randrange(len(top))]]
 
     def analyse(self, board: Board, seconds: float | None = None) -> Analysis:
+        """The choice first, then every other legal move, larger pieces first; no visits, even values.
+
+        >>> from blokus import Board
+        >>> a = GreedyBot(seed=1).analyse(Board("duo"))
+        >>> a.moves[0].move == a.best, [m.move.piece.size for m in a.moves[:3]], a.moves[-1].move.piece.size
+        (True, [5, 5, 5], 1)
+        """
         best = self.choose(board, seconds)
         value = _neutral(board)
         mover = value[0]
@@ -226,7 +302,13 @@ class GreedyBot:
         return Analysis(tuple(RootMove(m, 0, mover) for m in moves), value, (best,), best)
 
     def reset(self) -> None:
-        pass
+        """Nothing to forget: the random numbers go on (assign :attr:`seed` to restart them).
+
+        >>> bot = GreedyBot(seed=1)
+        >>> bot.reset()
+        >>> bot.seed
+        1
+        """
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self._seed!r})"
@@ -347,6 +429,13 @@ class MctsBot:
         return self.simulations, self.seconds
 
     def analyse(self, board: Board, seconds: float | None = None) -> Analysis:
+        """Searches the position (``seconds``, else the bot's own limits) and returns the root's moves by visits.
+
+        >>> from blokus import Board
+        >>> a = MctsBot(simulations=200, seed=1).analyse(Board("duo"))
+        >>> sum(m.visits for m in a.moves) >= 200, a.best in Board("duo").legal_moves
+        (True, True)
+        """
         _check_playing(board)
         simulations, budget = self._budget(seconds)
         core = self._core(board)
@@ -375,9 +464,23 @@ class MctsBot:
         return Analysis(roots, tuple(value), tuple(table[i] for i in pv), roots[0].move)
 
     def choose(self, board: Board, seconds: float | None = None) -> Move:
+        """The most visited move of :meth:`analyse`.
+
+        >>> from blokus import Board
+        >>> b = Board("duo")
+        >>> MctsBot(simulations=100, seed=3).choose(b) == MctsBot(simulations=100, seed=3).choose(b)
+        True
+        """
         return self.analyse(board, seconds).best
 
     def reset(self) -> None:
+        """A new game: the search forgets its tree.
+
+        >>> bot = MctsBot(simulations=50, seed=1)
+        >>> bot.reset()
+        >>> bot.seed
+        1
+        """
         if self._search is not None:
             self._search[1].clear()
 

@@ -26,6 +26,11 @@ last), ``-`` for a colour without pieces::
 
 The out field matters there: a colour that once could not move stays out even when room opens
 later, so an out colour may have a legal move.
+
+>>> import blokus
+>>> b = read("duo 14/14/14/14/4P9/3PPP8/4P9/14/14/14/14/14/14/14 o -")
+>>> b.turn, b.points(), write(b) == b.bpn()
+(1, [5, 0], True)
 """
 
 from __future__ import annotations
@@ -43,7 +48,12 @@ if TYPE_CHECKING:
 
 
 def write(board: Board) -> str:
-    """The position string of a board."""
+    """The position string of a board.
+
+    >>> import blokus
+    >>> write(blokus.Board("classic", ["a20", "t20,t19"]))
+    'classic B18Y/19Y/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20 r -'
+    """
     v = board.variant
     letters = v.color_letters
     turn = board.turn
@@ -80,7 +90,16 @@ _FIELD = re.compile(r"\S+")
 
 def read(text: str, variant_: VariantLike | None = None) -> Board:
     """The board a position string describes. ``variant_`` is needed for variants that are not
-    built in (its id must be the string's first field)."""
+    built in (its id must be the string's first field).
+
+    >>> b = read("classic B18Y/19Y/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20 r -")
+    >>> b.turn, b.points()
+    (2, [1, 2, 0, 0])
+    >>> read("duo 14 p -")
+    Traceback (most recent call last):
+    ...
+    blokus.errors.InvalidPositionError: invalid BPN at character 7: expected 13 more rows (the board has 14 rows)
+    """
     from blokus.board import Board
 
     if not isinstance(text, str):

@@ -1,5 +1,14 @@
 """The ``blokus`` command line: selfplay, perft, the list of variants, pictures of games, a GTP
-engine and matches between engines."""
+engine and matches between engines.
+
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "board.svg")
+>>> main(["render", "duo 14/14/4P9/3PPP8/4P9/14/14/14/14/14/14/14/14/14 o -", "-o", path])
+0
+>>> with open(path) as f:
+...     f.read().startswith("<svg")
+True
+"""
 
 from __future__ import annotations
 
@@ -399,6 +408,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the ``blokus`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit status.
+
+    >>> import contextlib, io
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     status = main(["variants"])
+    >>> status, out.getvalue().splitlines()[3]
+    (0, 'duo         Duo                         2 colours 2 players  13729 placements')
+    """
     parser = _Parser(prog="blokus", description="The blokus engine from the command line.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 

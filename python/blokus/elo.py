@@ -30,12 +30,20 @@ Z95 = 1.959963984540054
 
 
 def expected_score(elo_difference: float) -> float:
-    """The score expected at an Elo difference (logistic)."""
+    """The score expected at an Elo difference (logistic).
+
+    >>> round(expected_score(0), 3), round(expected_score(100), 3)
+    (0.5, 0.64)
+    """
     return 1.0 / (1.0 + math.pow(10.0, -elo_difference / 400.0))
 
 
 def elo(score: float) -> float:
-    """The Elo difference of a score (``-inf`` at 0, ``inf`` at 1)."""
+    """The Elo difference of a score (``-inf`` at 0, ``inf`` at 1).
+
+    >>> round(elo(0.64), 1), elo(0.5) == 0, elo(1.0)
+    (100.0, True, inf)
+    """
     if score <= 0:
         return -math.inf
     if score >= 1:
@@ -45,7 +53,12 @@ def elo(score: float) -> float:
 
 @dataclass(frozen=True)
 class Estimate:
-    """A score with its 95% interval, and the Elo difference they mean."""
+    """A score with its 95% interval, and the Elo difference they mean.
+
+    >>> e = estimate([1, 0.5, 1, 0, 1, 1, 0.5, 1])
+    >>> round(e.score, 4), round(e.low, 3), round(e.high, 3), e.n
+    (0.75, 0.488, 1.0, 8)
+    """
 
     score: float
     low: float
@@ -54,14 +67,17 @@ class Estimate:
 
     @property
     def elo(self) -> float:
+        """The Elo difference the score means."""
         return elo(self.score)
 
     @property
     def elo_low(self) -> float:
+        """The Elo difference at the low end of the interval."""
         return elo(self.low)
 
     @property
     def elo_high(self) -> float:
+        """The Elo difference at the high end of the interval."""
         return elo(self.high)
 
 
@@ -72,7 +88,12 @@ def _mean_var(samples: Sequence[float]) -> tuple[float, float]:
 
 
 def estimate(samples: Sequence[float], z: float = Z95) -> Estimate:
-    """The mean of ``samples`` with its interval (normal approximation, clamped to [0, 1])."""
+    """The mean of ``samples`` with its interval (normal approximation, clamped to [0, 1]).
+
+    >>> e = estimate([0.5, 1.0, 0.0, 0.5])
+    >>> e.score, e.n, e.low < 0.5 < e.high
+    (0.5, 4, True)
+    """
     n = len(samples)
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
@@ -83,7 +104,12 @@ def estimate(samples: Sequence[float], z: float = Z95) -> Estimate:
 
 @dataclass(frozen=True)
 class Sprt:
-    """The state of an SPRT: the log-likelihood ratio, its bounds and the decision so far."""
+    """The state of an SPRT: the log-likelihood ratio, its bounds and the decision so far.
+
+    >>> t = sprt([1.0] * 30, elo0=0, elo1=50)
+    >>> t.elo0, t.elo1, round(t.lower, 3), round(t.upper, 3), t.llr > t.upper
+    (0, 50, -2.944, 2.944, True)
+    """
 
     llr: float
     lower: float
@@ -134,7 +160,11 @@ def sprt(samples: Sequence[float], elo0: float, elo1: float, alpha: float = 0.05
 
 
 def format_elo(value: float) -> str:
-    """An Elo difference for people: ``+12.3``, ``-inf``."""
+    """An Elo difference for people: ``+12.3``, ``-inf``.
+
+    >>> format_elo(12.34), format_elo(-5), format_elo(float("-inf"))
+    ('+12.3', '-5.0', '-inf')
+    """
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
     if math.isnan(value):

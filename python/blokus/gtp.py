@@ -170,6 +170,20 @@ class Engine:
     command waits at most ``timeout`` seconds for the answer (``None``: for ever; a method's own
     ``timeout`` argument overrides it). Commands go out numbered and the engine's echoed number
     is checked, so a stray answer is never taken for another command's.
+
+    >>> import sys
+    >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+    >>> engine = Engine.popen(command, variant="duo", timeout=30)
+    >>> engine.name(), engine.alive
+    ('blokus greedy', True)
+    >>> engine.play("b", "e10,d11,e11,f11,e12")
+    >>> engine.genmove("w").piece.size
+    5
+    >>> engine.final_score()
+    '0'
+    >>> engine.close()
+    >>> engine.alive
+    False
     """
 
     def __init__(self, process: subprocess.Popen[bytes], name: str, timeout: float | None) -> None:
@@ -307,7 +321,14 @@ class Engine:
 
     def send(self, command: str, timeout: float | _Default | None = DEFAULT) -> str:
         """Sends one command line and returns the answer's text (without ``=`` and the
-        number). Raises :class:`~blokus.errors.EngineRefusedError` for a ``?`` answer."""
+        number). Raises :class:`~blokus.errors.EngineRefusedError` for a ``?`` answer.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.send("protocol_version"), engine.send("showboard").count("\\n") > 14
+        ('2', True)
+        """
         if "\n" in command or "\r" in command:
             raise ValueError(f"a GTP command is one line, not {command!r}")
         wait = self.timeout if isinstance(timeout, _Default) else timeout
@@ -381,46 +402,120 @@ class Engine:
     # --- the commands ---
 
     def name(self) -> str:
-        """``name``: the engine's name (``Pentobi``)."""
+        """``name``: the engine's name (``Pentobi``).
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.name()
+        'blokus greedy'
+        """
         return self.send("name").strip()
 
     def version(self) -> str:
-        """``version``."""
+        """``version``.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.version() == __import__("blokus").__version__
+        True
+        """
         return self.send("version").strip()
 
     def protocol_version(self) -> int:
-        """``protocol_version`` (Pentobi does not know it)."""
+        """``protocol_version`` (Pentobi does not know it).
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.protocol_version()
+        2
+        """
         return int(self._number(self.send("protocol_version"), "protocol_version"))
 
     def list_commands(self) -> list[str]:
-        """``list_commands``."""
+        """``list_commands``.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     commands = engine.list_commands()
+        >>> "genmove" in commands, "reg_genmove" in commands
+        (True, True)
+        """
         return [line.strip() for line in self.send("list_commands").splitlines() if line.strip()]
 
     def known_command(self, command: str) -> bool:
-        """Whether the engine knows a command (asked once: from ``list_commands``)."""
+        """Whether the engine knows a command (asked once: from ``list_commands``).
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.known_command("all_legal"), engine.known_command("fly")
+        (True, False)
+        """
         if self._known is None:
             self._known = set(self.list_commands())
         return command in self._known
 
     def set_game(self, variant_: VariantLike) -> None:
-        """``set_game NAME``: the engine plays this variant from an empty board."""
+        """``set_game NAME``: the engine plays this variant from an empty board.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.set_game("junior")
+        ...     engine.variant.id, len(engine.all_legal("b"))
+        ('junior', 189)
+        """
         v = variant(variant_)
         self.send(f"set_game {game_name(v)}")
         self.variant = v
 
     def clear_board(self) -> None:
-        """``clear_board``: a new game in the same variant (Pentobi keeps its random numbers)."""
+        """``clear_board``: a new game in the same variant (Pentobi keeps its random numbers).
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.play("b", "e10")
+        ...     engine.clear_board()
+        ...     len(engine.all_legal("b"))
+        414
+        """
         self.send("clear_board")
 
     def play(self, color: ColorLike, move: Move | str) -> None:
-        """``play COLOR MOVE`` (there is no ``play COLOR pass``: Pentobi refuses it)."""
+        """``play COLOR MOVE`` (there is no ``play COLOR pass``: Pentobi refuses it).
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.play("b", "e10,d11,e11,f11,e12")
+        ...     engine.play(1, "j5")
+        ...     engine.final_score()
+        'B+4'
+        """
         command = "play"
         self.send(f"play {self._color(color, command)} {move}")
 
     def genmove(self, color: ColorLike, timeout: float | _Default | None = DEFAULT) -> Move | None:
         """``genmove COLOR``: the engine chooses and plays a move; ``None`` if it passes (the
         colour has no move). Raises :class:`~blokus.errors.EngineResignedError` if it
-        resigns."""
+        resigns.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     move = engine.genmove("b")
+        ...     engine.final_score()
+        'B+5'
+        >>> move.piece.size
+        5
+        >>> move in __import__("blokus").Board("duo").legal_moves
+        True
+        """
         command = f"genmove {self._color(color, 'genmove')}"
         answer = self.send(command, timeout).strip()
         if answer.lower() == "pass":
@@ -431,7 +526,17 @@ class Engine:
 
     def reg_genmove(self, color: ColorLike, timeout: float | _Default | None = DEFAULT) -> Move | None:
         """``reg_genmove COLOR``: the move the engine would play, not played; ``None`` if the
-        colour has no move (Pentobi says so with an error, which this turns into ``None``)."""
+        colour has no move (Pentobi says so with an error, which this turns into ``None``).
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     move = engine.reg_genmove(0)
+        ...     engine.final_score()
+        '0'
+        >>> move.piece.size
+        5
+        """
         command = f"reg_genmove {self._color(color, 'reg_genmove')}"
         try:
             answer = self.send(command, timeout).strip()
@@ -444,52 +549,153 @@ class Engine:
         return self._move(answer, command)
 
     def all_legal(self, color: ColorLike) -> list[Move]:
-        """``all_legal COLOR``: the colour's legal moves, sorted by their text."""
+        """``all_legal COLOR``: the colour's legal moves, sorted by their text.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     moves = engine.all_legal("b")
+        >>> len(moves), moves[0]
+        (414, <Move a10,b10,c10,d10,e10 (I5, id 5787)>)
+        """
         command = f"all_legal {self._color(color, 'all_legal')}"
         answer = self.send(command)
         moves = [self._move(line, command) for line in answer.splitlines() if line.strip()]
         return sorted(moves, key=str)
 
     def final_score(self) -> str:
-        """``final_score``: ``B+3``, ``W+2``, ``0``, or every colour's points (``64 66 66 61``)."""
+        """``final_score``: ``B+3``, ``W+2``, ``0``, or every colour's points (``64 66 66 61``).
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.play("b", "e10,d11,e11,f11,e12")
+        ...     engine.final_score()
+        'B+5'
+        """
         return " ".join(self.send("final_score").split())
 
     def undo(self) -> None:
-        """``undo``: takes back the last move."""
+        """``undo``: takes back the last move.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.play("b", "e10")
+        ...     engine.undo()
+        ...     len(engine.all_legal("b"))
+        414
+        """
         self.send("undo")
 
     def showboard(self) -> str:
-        """``showboard``: the engine's picture of the board."""
+        """``showboard``: the engine's picture of the board.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.play("b", "e10")
+        ...     print(engine.showboard().strip().splitlines()[4])
+        10 . . . . P . . . . . . . . .
+        """
         return self.send("showboard").strip("\n")
 
     def loadsgf(self, path: str | os.PathLike[str], move_number: int | None = None) -> None:
         """``loadsgf FILE [N]``: the position before move ``N`` of the file's main line (the end
-        if not given). The engine reads the file itself, so the path is its, not ours."""
+        if not given). The engine reads the file itself, so the path is its, not ours.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> import os, tempfile
+        >>> from blokus import Board, sgf
+        >>> path = os.path.join(tempfile.mkdtemp(), "game.blksgf")
+        >>> sgf.dump(Board("duo", ["e10,d11,e11,f11,e12", "j5", "f9"]), path)
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.loadsgf(path, 3)
+        ...     engine.final_score()
+        'B+4'
+        """
         arg = _quote(os.fspath(path))
         self.send(f"loadsgf {arg}" if move_number is None else f"loadsgf {arg} {move_number}")
 
     def savesgf(self, path: str | os.PathLike[str]) -> None:
-        """``savesgf FILE``."""
+        """``savesgf FILE``.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> import os, tempfile
+        >>> from blokus import sgf
+        >>> path = os.path.join(tempfile.mkdtemp(), "game.blksgf")
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.play("b", "e10,d11,e11,f11,e12")
+        ...     engine.savesgf(path)
+        >>> [str(node.move) for node in sgf.load(path).mainline()]
+        ['e10,d11,e11,f11,e12']
+        """
         self.send(f"savesgf {_quote(os.fspath(path))}")
 
     def cputime(self) -> float:
-        """``cputime``: seconds of CPU the engine has used."""
+        """``cputime``: seconds of CPU the engine has used.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.cputime() >= 0
+        True
+        """
         return self._number(self.send("cputime"), "cputime")
 
     def set_random_seed(self, seed: int) -> None:
-        """``set_random_seed N``."""
+        """``set_random_seed N``.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.set_random_seed(7)
+        ...     first = engine.reg_genmove("b")
+        ...     engine.set_random_seed(7)
+        ...     first == engine.reg_genmove("b")
+        True
+        """
         self.send(f"set_random_seed {int(seed)}")
 
     def time_settings(self, main: float, byo_yomi: float, stones: int) -> None:
-        """``time_settings MAIN BYO_YOMI STONES`` (seconds; 0 0 0: no limit)."""
+        """``time_settings MAIN BYO_YOMI STONES`` (seconds; 0 0 0: no limit).
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.time_settings(60, 0, 0)
+        ...     engine.genmove("b") is not None
+        True
+        """
         self.send(f"time_settings {_seconds(main)} {_seconds(byo_yomi)} {int(stones)}")
 
     def time_left(self, color: ColorLike, seconds: float, stones: int) -> None:
-        """``time_left COLOR SECONDS STONES``."""
+        """``time_left COLOR SECONDS STONES``.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     engine.time_settings(0, 5, 1)
+        ...     engine.time_left("b", 5, 1)
+        ...     engine.genmove("b") is not None
+        True
+        """
         self.send(f"time_left {self._color(color, 'time_left')} {_seconds(seconds)} {int(stones)}")
 
     def move_values(self) -> list[tuple[int, float, Move]]:
-        """``move_values``: ``(visits, value, move)`` of each move the last search looked at."""
+        """``move_values``: ``(visits, value, move)`` of each move the last search looked at.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "mcts:simulations=100,seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     move = engine.genmove("b")
+        ...     values = engine.move_values()
+        >>> visits, value, best = values[0]
+        >>> best == move, visits > 0, 0 <= value <= 1
+        (True, True, True)
+        """
         command = "move_values"
         rows = []
         for line in self.send(command).splitlines():
@@ -505,11 +711,27 @@ class Engine:
 
     def get_value(self) -> float:
         """``get_value``: the last search's estimate, between 0 (loss) and 1 (win), for the
-        colour of the last generated move."""
+        colour of the last generated move.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "mcts:simulations=100,seed=1"]
+        >>> with Engine.popen(command, variant="duo") as engine:
+        ...     move = engine.genmove("b")
+        ...     0 <= engine.get_value() <= 1
+        True
+        """
         return self._number(self.send("get_value"), "get_value")
 
     def quit(self) -> None:
-        """``quit``; the engine exits."""
+        """``quit``; the engine exits.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> engine = Engine.popen(command, variant="duo")
+        >>> engine.quit()
+        >>> engine.alive
+        False
+        """
         try:
             self.send("quit", timeout=5.0)
         finally:
@@ -517,7 +739,15 @@ class Engine:
 
     def close(self) -> None:
         """Ends the engine: ``quit`` if it is still in step, then, if it has not exited after a
-        moment, it is killed."""
+        moment, it is killed.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> engine = Engine.popen(command, variant="duo")
+        >>> engine.close()
+        >>> engine.alive, engine.process.poll() is not None
+        (False, True)
+        """
         if not self._closed and self.process.poll() is None:
             self._closed = True
             stdin = self.process.stdin
@@ -566,6 +796,17 @@ class GtpBot:
     that know ``time_settings``; others ignore it. A ``seed`` is sent with ``set_random_seed``
     at the next :meth:`reset` or move (Pentobi's ``clear_board`` keeps its random numbers going,
     so the match runner reseeds every game).
+
+    >>> import sys
+    >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+    >>> from blokus import Board
+    >>> b = Board("duo")
+    >>> with GtpBot(Engine.popen(command, variant="duo"), name="greedy over GTP") as bot:
+    ...     b.push(bot.choose(b))
+    ...     b.push("j5")
+    ...     b.push(bot.choose(b))
+    >>> b.ply, bot.name
+    (3, 'greedy over GTP')
     """
 
     def __init__(self, engine: Engine, name: str | None = None, seed: int | None = None) -> None:
@@ -594,7 +835,18 @@ class GtpBot:
         self._seed_due = seed is not None
 
     def reset(self) -> None:
-        """A new game: the engine clears its board (and takes the seed, if one is due)."""
+        """A new game: the engine clears its board (and takes the seed, if one is due).
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> from blokus import Board
+        >>> with GtpBot(Engine.popen(command, variant="duo"), seed=3) as bot:
+        ...     first = bot.choose(Board("duo"))
+        ...     bot.seed = 3
+        ...     bot.reset()
+        ...     first == bot.choose(Board("duo"))
+        True
+        """
         self._send_seed()
         if self._variant is not None:
             self.engine.clear_board()
@@ -673,7 +925,17 @@ class GtpBot:
         engine.time_left(color, self._given[1], 1)
 
     def choose(self, board: Board, seconds: float | None = None) -> Move:
-        """The engine's move for the colour to move (``genmove``), checked against the board."""
+        """The engine's move for the colour to move (``genmove``), checked against the board.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> from blokus import Board
+        >>> b = Board("duo", ["e10,d11,e11,f11,e12"])
+        >>> with GtpBot(Engine.popen(command, variant="duo")) as bot:
+        ...     move = bot.choose(b)
+        >>> move in b.legal_moves, b.ply
+        (True, 1)
+        """
         _check_playing(board)
         self._sync(board)
         color = board.turn
@@ -710,7 +972,16 @@ class GtpBot:
     def analyse(self, board: Board, seconds: float | None = None) -> Analysis:
         """:meth:`choose`, then what the engine says of its search (``move_values``,
         ``get_value``) where it knows those; the value of the other players is split evenly from
-        the mover's (GTP gives one number)."""
+        the mover's (GTP gives one number).
+
+        >>> import sys
+        >>> from blokus import Board
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "mcts:simulations=100,seed=1"]
+        >>> with GtpBot(Engine.popen(command, variant="duo")) as bot:
+        ...     a = bot.analyse(Board("duo"))
+        >>> a.best == a.moves[0].move, len(a.value)
+        (True, 2)
+        """
         best = self.choose(board, seconds)
         engine = self.engine
         n = board.variant.num_players
@@ -730,7 +1001,15 @@ class GtpBot:
         return Analysis(tuple(moves), value, (best,), best)
 
     def close(self) -> None:
-        """Ends the engine."""
+        """Ends the engine.
+
+        >>> import sys
+        >>> command = [sys.executable, "-m", "blokus", "gtp", "--variant", "duo", "--bot", "greedy:seed=1"]
+        >>> bot = GtpBot(Engine.popen(command, variant="duo"))
+        >>> bot.close()
+        >>> bot.engine.alive
+        False
+        """
         self.engine.close()
 
     def __enter__(self) -> Self:

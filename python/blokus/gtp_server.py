@@ -71,7 +71,11 @@ def split_line(line: str) -> list[str]:
 
 
 def clean_line(raw: str) -> str:
-    """A line as GTP reads it: control characters dropped, tabs as spaces, the comment cut."""
+    """A line as GTP reads it: control characters dropped, tabs as spaces, the comment cut.
+
+    >>> clean_line("genmove\\tb # the first move")
+    'genmove b'
+    """
     text = "".join(c if c >= " " or c == "\t" else "" for c in raw).replace("\t", " ")
     return text.split("#", 1)[0].strip()
 
@@ -147,7 +151,17 @@ Handler = Callable[[list[str], str], str]
 
 
 class GtpServer:
-    """Serves a bot over GTP: :meth:`handle` answers one line, :meth:`run` a whole session."""
+    """Serves a bot over GTP: :meth:`handle` answers one line, :meth:`run` a whole session.
+
+    >>> from blokus.bots import GreedyBot
+    >>> server = GtpServer(GreedyBot(seed=1), "duo")
+    >>> server.handle("name")
+    '= blokus greedy\\n\\n'
+    >>> server.handle("3 genmove b")
+    '=3 f9,e10,f10,g10,f11\\n\\n'
+    >>> server.board.move_stack
+    [<Move f9,e10,f10,g10,f11 (X, id 11965)>]
+    """
 
     def __init__(self, bot: Bot, variant_: VariantLike = "classic") -> None:
         self.bot = bot
@@ -187,12 +201,23 @@ class GtpServer:
 
     @property
     def variant(self) -> Variant:
+        """The variant the server's board plays (changed by ``set_game``)."""
         return self.board.variant
 
     # --- one line ---
 
     def handle(self, line: str) -> str | None:
-        """The answer to one input line (``None`` for a blank line or a comment)."""
+        """The answer to one input line (``None`` for a blank line or a comment).
+
+        >>> from blokus.bots import RandomBot
+        >>> server = GtpServer(RandomBot(seed=1), "duo")
+        >>> server.handle("play b e10")
+        '= \\n\\n'
+        >>> server.handle("final_score")
+        '= B+1\\n\\n'
+        >>> server.handle("undo"), server.handle("fly")
+        ('= \\n\\n', '? unknown command (fly)\\n\\n')
+        """
         words = split_line(clean_line(line))
         if not words:
             return None
@@ -215,7 +240,15 @@ class GtpServer:
             return response(False, id, f"internal error: {type(e).__name__}: {e}")
 
     def run(self, input: IO[bytes], output: IO[bytes]) -> None:
-        """Answers lines from ``input`` until ``quit`` or the end of the input."""
+        """Answers lines from ``input`` until ``quit`` or the end of the input.
+
+        >>> import io
+        >>> from blokus.bots import GreedyBot
+        >>> out = io.BytesIO()
+        >>> GtpServer(GreedyBot(seed=1), "junior").run(io.BytesIO(b"1 name\\n2 play b e10\\n3 final_score\\nquit\\n"), out)
+        >>> out.getvalue()
+        b'=1 blokus greedy\\n\\n=2 \\n\\n=3 B+1\\n\\n= \\n\\n'
+        """
         while not self.quit:
             raw = input.readline()
             if not raw:
@@ -507,7 +540,16 @@ def serve(
     bot: Bot, variant_: VariantLike = "classic", input: IO[bytes] | None = None, output: IO[bytes] | None = None
 ) -> None:
     """Serves ``bot`` over standard input and output (or the given binary streams) until
-    ``quit`` or the end of the input."""
+    ``quit`` or the end of the input.
+
+    >>> import io
+    >>> from blokus.bots import RandomBot
+    >>> out = io.BytesIO()
+    >>> serve(RandomBot(seed=1), "duo", io.BytesIO(b"set_game Blokus Junior\\nall_legal b\\n"), out)
+    >>> answers = out.getvalue().decode().split("\\n\\n")
+    >>> answers[0], answers[1].split()[0], len(answers[1].split()[1:])
+    ('= ', '=', 189)
+    """
     server = GtpServer(bot, variant_)
     stdin = input if input is not None else sys.stdin.buffer
     stdout = output if output is not None else sys.stdout.buffer

@@ -82,7 +82,15 @@ TIMEOUT = 60.0
 class GameRecord:
     """One game of a match. Tuples ``per engine`` follow the match's list of engines (0 for an
     engine that did not play); ``seats`` gives the engine of each player (each colour if
-    ``by_color``)."""
+    ``by_color``).
+
+    >>> r = match(["greedy", "random"], "duo", games=4, seed=1, jobs=1)
+    >>> g = r.records[0]
+    >>> g.game, g.round, g.seats, g.result, g.scores_by_engine
+    (0, 0, (0, 1), 'B+16', (1.0, 0.0))
+    >>> g.opening, g.plies, g.moves, g.forfeit
+    (('e9,d10,e10,f10,e11', 'k4,j5,k5,l5,k6'), 31, (16, 13), None)
+    """
 
     game: int
     round: int
@@ -112,10 +120,24 @@ class GameRecord:
     sgf: str | None = None
 
     def to_json(self) -> str:
+        """The record as one line of JSON (a line of ``results.jsonl``).
+
+        >>> r = match(["greedy", "random"], "duo", games=4, seed=1, jobs=1)
+        >>> line = r.records[0].to_json()
+        >>> line.startswith('{"game":0,'), GameRecord.from_json(line) == r.records[0]
+        (True, True)
+        """
         return json.dumps(dataclasses.asdict(self), separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
+        """The record a line of ``results.jsonl`` holds.
+
+        >>> r = match(["greedy", "random"], "duo", games=4, seed=1, jobs=1)
+        >>> record = GameRecord.from_json(r.records[1].to_json())
+        >>> record == r.records[1], record.seats
+        (True, (1, 0))
+        """
         data = json.loads(text)
         fields = {f.name for f in dataclasses.fields(cls)}
         values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in fields}
@@ -124,7 +146,13 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class EngineStats:
-    """An engine's figures over a match."""
+    """An engine's figures over a match.
+
+    >>> r = match(["greedy", "random"], "duo", games=4, seed=1, jobs=1)
+    >>> greedy, rand = r.engine_stats()
+    >>> greedy.name, greedy.games, greedy.score.score, greedy.forfeits
+    ('greedy', 4, 1.0, 0)
+    """
 
     name: str
     games: int
@@ -139,7 +167,12 @@ class EngineStats:
 
 @dataclass
 class MatchResult:
-    """The games of a match so far, and what they say."""
+    """The games of a match so far, and what they say.
+
+    >>> r = match(["greedy", "random"], "duo", games=4, seed=1, jobs=1)
+    >>> r.variant.id, r.engines, r.planned, len(r.records), r.stopped
+    ('duo', ('greedy', 'random'), 4, 4, None)
+    """
 
     variant: Variant
     engines: tuple[str, ...]
@@ -161,7 +194,12 @@ class MatchResult:
         return [rounds[k] for k in sorted(rounds)]
 
     def samples(self, engines: Sequence[int]) -> list[float]:
-        """Mean score of these engines (together) in each round they played."""
+        """Mean score of these engines (together) in each round they played.
+
+        >>> r = match(["greedy", "random"], "duo", games=4, seed=1, jobs=1)
+        >>> r.samples([0]), r.samples([1])
+        ([1.0, 1.0], [0.0, 0.0])
+        """
         out = []
         for games in self._rounds():
             values = [self._group_score(r, engines) for r in games if any(e in r.seats for e in engines)]
@@ -176,7 +214,12 @@ class MatchResult:
         return sum(per_seat) / len(per_seat)
 
     def engine_stats(self) -> list[EngineStats]:
-        """Each engine's figures."""
+        """Each engine's figures.
+
+        >>> r = match(["greedy", "random"], "duo", games=4, seed=1, jobs=1)
+        >>> [(s.name, s.score.score, s.first, s.place) for s in r.engine_stats()]
+        [('greedy', 1.0, 1.0, 1.0), ('random', 0.0, 0.0, 2.0)]
+        """
         out = []
         for e, name in enumerate(self.engines):
             games = [r for r in self.records if e in r.seats]
@@ -207,12 +250,26 @@ class MatchResult:
 
     def elo(self) -> stats.Estimate | None:
         """The first engine's score against the other with its interval (``.elo``,
-        ``.elo_low``, ``.elo_high``), if the match has two distinct engines."""
+        ``.elo_low``, ``.elo_high``), if the match has two distinct engines.
+
+        >>> r = match(["greedy", "random"], "duo", games=4, seed=1, jobs=1)
+        >>> e = r.elo()
+        >>> e.score, e.n, e.elo
+        (1.0, 2, inf)
+        """
         sides = self._sides()
         return None if sides is None else stats.estimate(self.samples(sides[0]))
 
     def sprt(self) -> stats.Sprt | None:
-        """The SPRT so far, if one runs."""
+        """The SPRT so far, if one runs.
+
+        >>> r = match(["greedy", "random"], "duo", games=20, seed=1, jobs=1, sprt=(0, 200))
+        >>> t = r.sprt()
+        >>> t.elo0, t.elo1, t.llr > t.lower
+        (0, 200, True)
+        >>> match(["greedy", "random"], "duo", games=2, jobs=1).sprt() is None
+        True
+        """
         sides = self._sides()
         if self.sprt_bounds is None or sides is None:
             return None
@@ -220,7 +277,15 @@ class MatchResult:
         return stats.sprt(self.samples(sides[0]), elo0, elo1, alpha, beta)
 
     def summary(self) -> str:
-        """The results as a table and a few lines, for people."""
+        """The results as a table and a few lines, for people.
+
+        >>> r = match(["greedy", "random"], "duo", games=4, seed=1, jobs=1)
+        >>> lines = r.summary().splitlines()
+        >>> print(lines[0])
+        duo: 4 games of 4 (2 rounds), seed 1
+        >>> print(lines[-1])
+        Elo greedy vs random: +inf (95%: +inf to +inf), score 1.000 over 2 rounds
+        """
         n_rounds = len(self._rounds())
         lines = [
             f"{self.variant.id}: {len(self.records)} games of {self.planned} ({n_rounds} rounds), seed {self.seed}"
@@ -294,7 +359,16 @@ def _derive(seed: int, *parts: object) -> int:
 
 def read_openings(path: str | os.PathLike[str], v: Variant) -> list[tuple[str, ...]]:
     """The openings of a file: one a line, moves separated by ``;`` or spaces, ``#`` comments;
-    each checked to be legal from the empty board."""
+    each checked to be legal from the empty board.
+
+    >>> import os, tempfile
+    >>> from blokus.variant import variant
+    >>> path = os.path.join(tempfile.mkdtemp(), "openings.txt")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("# two openings\\ne10;j5\\ne10,e9 j5,j6\\n")
+    >>> read_openings(path, variant("duo"))
+    [('e10', 'j5'), ('e9,e10', 'j5,j6')]
+    """
     name = os.fspath(path)
     openings = []
     with open(path, encoding="utf-8") as f:
@@ -640,6 +714,11 @@ def match(
     ``resume=True`` goes on with; ``equal_time`` is the index of the engine that gets the
     others' mean time per move; ``timeout`` the time a GTP engine has to answer a command
     (``genmove`` gets at least that); ``progress`` is called with the results after each game.
+
+    >>> from blokus.bots import GreedyBot, RandomBot
+    >>> r = match([GreedyBot(), RandomBot()], "junior", games=2, seed=5)
+    >>> [g.seats for g in r.records], [g.result for g in r.records]
+    ([(0, 1), (1, 0)], ['B+26', 'W+18'])
     """
     v = variant(variant_)
     if games < 0:

@@ -54,7 +54,12 @@ VERSION = 1
 
 @dataclass(frozen=True)
 class PerftPosition:
-    """A position of the suite with its perft counts (``counts[d - 1]`` is ``perft(d)``)."""
+    """A position of the suite with its perft counts (``counts[d - 1]`` is ``perft(d)``).
+
+    >>> p = PerftPosition("duo", "empty", Board("duo").bpn(), [], [414, 171396])
+    >>> p.board().perft(1) == p.counts[0]
+    True
+    """
 
     variant: str
     name: str
@@ -75,6 +80,11 @@ class PerftPosition:
         return Board(self.variant, self.moves)
 
     def to_json(self) -> dict[str, object]:
+        """The position as one entry of a suite file's ``positions`` list.
+
+        >>> PerftPosition("duo", "empty", Board("duo").bpn(), [], [414]).to_json()
+        {'variant': 'duo', 'name': 'empty', 'bpn': 'duo 14/14/14/14/14/14/14/14/14/14/14/14/14/14 p -', 'moves': [], 'counts': [414], 'reference_depth': 0}
+        """
         return {
             "variant": self.variant,
             "name": self.name,
@@ -89,6 +99,12 @@ def load_suite(path: str | Path | None = None) -> list[PerftPosition]:
     """The positions of a suite file (the shipped one by default).
 
     A file that is not a suite raises :class:`ValueError` saying what is wrong.
+
+    >>> suite = load_suite()
+    >>> sorted({p.name for p in suite})
+    ['empty', 'end', 'middle', 'opening']
+    >>> {p.variant for p in suite} >= {"classic", "duo", "trigon", "3d_tower"}
+    True
     """
     p = Path(path) if path is not None else SUITE_PATH
     data = json.loads(p.read_text(encoding="utf-8"))
@@ -115,7 +131,15 @@ def load_suite(path: str | Path | None = None) -> list[PerftPosition]:
 
 
 def dump_suite(positions: Iterable[PerftPosition], path: str | Path) -> None:
-    """Writes a suite file: one position per line, so that changes read well in a diff."""
+    """Writes a suite file: one position per line, so that changes read well in a diff.
+
+    >>> import tempfile, os
+    >>> p = PerftPosition("duo", "empty", Board("duo").bpn(), [], [414, 171396], reference_depth=2)
+    >>> path = os.path.join(tempfile.mkdtemp(), "suite.json")
+    >>> dump_suite([p], path)
+    >>> load_suite(path) == [p]
+    True
+    """
     lines = [json.dumps(p.to_json(), separators=(", ", ": ")) for p in positions]
     text = f'{{"format": "{FORMAT}", "version": {VERSION}, "positions": [\n' + ",\n".join(lines) + "\n]}\n"
     Path(path).write_text(text, encoding="utf-8")
@@ -150,7 +174,13 @@ def reference_perft(board: Board, depth: int) -> int:
 
 @dataclass
 class Checked:
-    """What :func:`check` found for a position: per depth ``(depth, expected, got, seconds)``."""
+    """What :func:`check` found for a position: per depth ``(depth, expected, got, seconds)``.
+
+    >>> p = PerftPosition("duo", "empty", Board("duo").bpn(), [], [414, 171396])
+    >>> c = check(p)
+    >>> c.ok, [(d, expected, got) for d, expected, got, _ in c.depths]
+    (True, [(1, 414, 414), (2, 171396, 171396)])
+    """
 
     position: PerftPosition
     depths: list[tuple[int, int, int, float]] = field(default_factory=list)
@@ -159,14 +189,17 @@ class Checked:
 
     @property
     def ok(self) -> bool:
+        """Whether every count matched and the moves gave the position's BPN."""
         return self.bpn_mismatch is None and all(e == g for _, e, g, _ in self.depths)
 
     @property
     def nodes(self) -> int:
+        """The nodes counted, over every depth checked."""
         return sum(g for _, _, g, _ in self.depths)
 
     @property
     def seconds(self) -> float:
+        """The time the counts took, over every depth checked."""
         return sum(s for _, _, _, s in self.depths)
 
 
@@ -195,7 +228,12 @@ def check(position: PerftPosition, max_depth: int | None = None) -> Checked:
 def check_suite(
     positions: Iterable[PerftPosition], variants: Iterable[str] | None = None, max_depth: int | None = None
 ) -> Iterator[Checked]:
-    """:func:`check` of every position (of the given variants only, if named)."""
+    """:func:`check` of every position (of the given variants only, if named).
+
+    >>> results = list(check_suite(load_suite(), variants=["junior"], max_depth=1))
+    >>> len(results), all(c.ok for c in results)
+    (4, True)
+    """
     wanted = set(variants) if variants is not None else None
     for p in positions:
         if wanted is None or p.variant in wanted:

@@ -1,4 +1,9 @@
-"""Many games played inside Rust, on all cores, returned as numpy arrays."""
+"""Many games played inside Rust, on all cores, returned as numpy arrays.
+
+>>> r = selfplay("duo", games=4, seed=1, threads=1)
+>>> r.points.shape, r.plies.shape
+((4, 2), (4,))
+"""
 
 from __future__ import annotations
 
@@ -22,6 +27,13 @@ class SelfplayResult:
 
     It pickles and deep-copies (the variant by its id or spec) to an equal result: compare the
     arrays with ``numpy.array_equal``, as ``==`` does for the fields.
+
+    >>> r = selfplay("duo", games=3, seed=7, threads=2)
+    >>> import numpy as np
+    >>> np.array_equal(r.points, selfplay("duo", games=3, seed=7, threads=1).points)
+    True
+    >>> r.points.tolist(), r.winners.tolist()
+    ([[47, 60], [61, 60], [53, 37]], [[False, True], [True, False], [True, False]])
     """
 
     variant: Variant
@@ -40,14 +52,22 @@ class SelfplayResult:
 
     @property
     def games(self) -> int:
+        """The number of games played."""
         return int(self.plies.shape[0])
 
     @property
     def games_per_second(self) -> float:
+        """Games played per second of the run (``inf`` for a run too short to time)."""
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def board(self, game: int) -> Board:
-        """The final position of one game (needs ``keep_moves=True``)."""
+        """The final position of one game (needs ``keep_moves=True``).
+
+        >>> r = selfplay("duo", games=2, seed=1, keep_moves=True)
+        >>> b = r.board(1)
+        >>> b.is_game_over(), b.points() == r.points[1].tolist()
+        (True, True)
+        """
         if self.moves is None:
             raise InvalidArgumentError("moves were not kept: call selfplay(..., keep_moves=True)")
         index = _arguments.in_range(game, "game", 0, self.games - 1) if self.games else None
@@ -91,6 +111,10 @@ def selfplay(
     256; default: every core). A long run is played in slices of about a second: Ctrl-C stops
     it between two, ``progress(done, games)`` is called after each, and memory grows with the
     games done.
+
+    >>> r = selfplay("duo", games=2, seed=3, policy="greedy")
+    >>> r.games, r.plies.tolist()
+    (2, [30, 27])
     """
     v = variant(variant_)
     games = _arguments.in_range(games, "games", 0, _arguments.MAX_U64)

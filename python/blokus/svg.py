@@ -184,6 +184,16 @@ def board(
     number or a mapping from colour number or name (``{"Blue": "#00f"}``); ``start_points`` marks
     free start points while the game goes on (flat boards). ``view`` is ``"top"`` or, for Blokus
     3D, ``"iso"``: the columns from above with their heights, or the cubes in an isometric picture.
+
+    >>> import blokus
+    >>> b = blokus.Board("duo", ["e10,d11,e11,f11,e12", "j5"])
+    >>> picture = board(b, size=200, coordinates=False, colors={"Purple": "#7030a0"})
+    >>> picture.startswith("<svg"), "#7030a0" in picture
+    (True, True)
+    >>> board(b, view="iso")
+    Traceback (most recent call last):
+    ...
+    blokus.errors.BlokusError: view 'iso' is for Blokus 3D; duo is flat, drawn from the top only
     """
     v = board.variant
     if view not in VIEWS:

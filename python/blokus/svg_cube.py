@@ -86,7 +86,15 @@ def top_view(board: Board, size: float | None, coordinates: bool, move: Move | N
     (and its height limit small in the corner), an empty column in the board colour with its
     height limit in grey, a missing column left out. Pieces are outlined where the top cubes of neighbouring columns belong to
     different pieces; the last move's columns are outlined in black, with a dot in each column
-    whose top cube it placed."""
+    whose top cube it placed.
+
+    >>> import blokus
+    >>> b = blokus.Board("3d_tower", ["a1@1,b1@1", "c1@1,b1@2,c1@2"])
+    >>> import re
+    >>> picture = top_view(b, 200, True, b.peek(), ["#2a62c9", "#f0c419", "#d7382e", "#33a853"])
+    >>> picture.startswith("<svg"), re.findall(r'font-weight="bold"[^>]*>([0-9]+)<', picture)
+    (True, ['1', '2', '2'])
+    """
     cubes = _Cubes(board)
     unit = 28.0
     margin = 1.2 if coordinates else 0.3
@@ -226,7 +234,14 @@ def iso_view(board: Board, size: float | None, coordinates: bool, move: Move | N
     of a column with room is a dashed square at that height, hidden like a face.
 
     Each cube is a group ``<g data-cell="b1@2">`` of its faces that show (polygons of class
-    ``top``, ``left`` or ``front``) and its outline."""
+    ``top``, ``left`` or ``front``) and its outline.
+
+    >>> import blokus
+    >>> b = blokus.Board("3d_tower", ["a1@1,b1@1", "c1@1,b1@2,c1@2"])
+    >>> picture = iso_view(b, 200, True, b.peek(), ["#2a62c9", "#f0c419", "#d7382e", "#33a853"])
+    >>> picture.startswith("<svg"), picture.count("data-cell")
+    (True, 5)
+    """
     cubes = _Cubes(board)
     unit = 26.0
     pad = 0.5

@@ -1,4 +1,24 @@
-"""Text pictures of a board, for ``str(board)``."""
+"""Text pictures of a board, for ``str(board)``.
+
+>>> import blokus
+>>> print(blokus.Board("junior", ["e10"]))
+14 . . . . . . . . . . . . . .
+13 . . . . . . . . . . . . . .
+12 . . . . . . . . . . . . . .
+11 . . . . . . . . . . . . . .
+10 . . . . G . . . . . . . . .
+ 9 . . . . . . . . . . . . . .
+ 8 . . . . . . . . . . . . . .
+ 7 . . . . . . . . . . . . . .
+ 6 . . . . . . . . . . . . . .
+ 5 . . . . . . . . . + . . . .
+ 4 . . . . . . . . . . . . . .
+ 3 . . . . . . . . . . . . . .
+ 2 . . . . . . . . . . . . . .
+ 1 . . . . . . . . . . . . . .
+   a b c d e f g h i j k l m n
+Orange (O) to move
+"""
 
 from __future__ import annotations
 
@@ -12,7 +32,12 @@ if TYPE_CHECKING:
 
 
 def color_letters(variant: Variant) -> list[str]:
-    """One capital per colour: the variant's colour letters (those of position strings)."""
+    """One capital per colour: the variant's colour letters (those of position strings).
+
+    >>> from blokus.variant import variant
+    >>> color_letters(variant("duo")), color_letters(variant("classic"))
+    (['P', 'O'], ['B', 'Y', 'R', 'G'])
+    """
     return [letter.upper() for letter in variant.color_letters]
 
 
@@ -27,6 +52,15 @@ def board_text(board: Board) -> str:
     A covered cell shows its colour's letter, an open start point ``+``, and a blank means the
     board has no cell there. An empty square is ``.``; on triangle boards an empty triangle is
     ``^`` or ``v`` by the way it points, and columns are not spaced, so the hexagon shows.
+
+    >>> import blokus
+    >>> print(board_text(blokus.Board("3d_tower", ["a1@1,b1@1"])))
+    4 .8 .8 .8 .8
+    3 .8 .8 .8 .8
+    2 .8 .8 .8 .8
+    1 B1 B1 .8 .8
+      a  b  c  d
+    Yellow (Y) to move
     """
     v = board.variant
     if v.geometry == "cube":

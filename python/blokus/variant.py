@@ -1,4 +1,11 @@
-"""Variants: the built-in ones and user-defined ones, all described by the same spec."""
+"""Variants: the built-in ones and user-defined ones, all described by the same spec.
+
+>>> v = Variant("duo")
+>>> v.id, v.num_colors, v.num_players, v.num_placements
+('duo', 2, 2, 13729)
+>>> variants()[:3]
+['classic', 'classic_2', 'classic_3']
+"""
 
 from __future__ import annotations
 
@@ -27,7 +34,12 @@ VariantLike = Union[str, "Variant", Mapping[str, Any]]
 
 @dataclass(frozen=True)
 class Piece:
-    """A piece of a variant's set: its name (Pentobi's), size and how many copies a colour has."""
+    """A piece of a variant's set: its name (Pentobi's), size and how many copies a colour has.
+
+    >>> p = Variant("junior").piece("I3")
+    >>> p.name, p.size, p.copies
+    ('I3', 3, 2)
+    """
 
     index: int
     name: str
@@ -46,6 +58,14 @@ class Variant:
     ``Variant("duo")`` gives a built-in; ``Variant({...})`` validates a spec (the same form the
     built-ins are written in, see :meth:`spec`); :meth:`from_file` reads a spec from TOML or JSON.
     Bad specs raise :class:`~blokus.errors.InvalidVariantError` naming the field at fault.
+
+    >>> v = Variant("classic_3")
+    >>> v.sgf_name, v.colors, v.players
+    ('Blokus Three-Player', ('Blue', 'Yellow', 'Red', 'Green'), ((0,), (1,), (2,)))
+    >>> Variant({"id": "tiny", "board": {"geometry": "square", "width": 5, "height": 5},
+    ...          "colors": ["Blue", "Red"], "players": [[0], [1]], "start_points": [["a1"], ["e5"]],
+    ...          "pieces": {"only": ["1", "2", "I3"]}}).num_placements
+    95
     """
 
     __slots__ = (
@@ -93,7 +113,12 @@ class Variant:
 
     @classmethod
     def from_file(cls, path: str | PathLike[str]) -> Variant:
-        """Reads a spec from a ``.toml`` or ``.json`` file."""
+        """Reads a spec from a ``.toml`` or ``.json`` file.
+
+        >>> v = Variant.from_file("examples/mini.toml")
+        >>> v.id, v.start_points()
+        ('mini', [['c6'], ['f3']])
+        """
         name = str(path)
         try:
             with open(path, "rb") as f:
@@ -118,10 +143,12 @@ class Variant:
 
     @property
     def id(self) -> str:
+        """The variant's id (``"duo"``)."""
         return self._tables.id
 
     @property
     def name(self) -> str:
+        """The variant's name for people (``"Duo"``)."""
         return self._tables.name
 
     @property
@@ -131,14 +158,17 @@ class Variant:
 
     @property
     def geometry(self) -> str:
+        """The board's geometry: ``"square"``, ``"triangle"`` or ``"cube"``."""
         return self._tables.geometry
 
     @property
     def colors(self) -> tuple[str, ...]:
+        """The colours' names, in colour order."""
         return tuple(self._tables.colors)
 
     @property
     def num_colors(self) -> int:
+        """The number of colours."""
         return self._num_colors
 
     @property
@@ -148,6 +178,7 @@ class Variant:
 
     @property
     def num_players(self) -> int:
+        """The number of players."""
         return len(self._tables.players)
 
     @property
@@ -167,6 +198,7 @@ class Variant:
 
     @property
     def num_cells(self) -> int:
+        """The number of cells of the board (cubes' places in Blokus 3D)."""
         return self._num_cells
 
     @property
@@ -176,18 +208,31 @@ class Variant:
 
     @property
     def is_builtin(self) -> bool:
+        """Whether the variant is one of the built-ins (:func:`variants`)."""
         return self._builtin
 
     def cell_name(self, cell: int) -> str:
-        """The name of cell number ``cell`` (``"e10"``)."""
+        """The name of cell number ``cell`` (``"e10"``).
+
+        >>> Variant("duo").cell_name(130), Variant("3d_tower").cell_name(16)
+        ('e10', 'a1@2')
+        """
         return self._tables.cell_name(_arguments.in_range(cell, "cell", 0, self._num_cells - 1))
 
     def cell_coords(self) -> list[tuple[int, int, int]]:
-        """``(x, y, z)`` of every cell by number; ``y`` 0 is the bottom row."""
+        """``(x, y, z)`` of every cell by number; ``y`` 0 is the bottom row.
+
+        >>> Variant("duo").cell_coords()[130]
+        (4, 9, 0)
+        """
         return self._tables.cell_coords()
 
     def cell_index(self, name: str) -> int | None:
-        """The number of the cell with this name, or ``None``."""
+        """The number of the cell with this name, or ``None``.
+
+        >>> Variant("duo").cell_index("e10"), Variant("duo").cell_index("z99")
+        (130, None)
+        """
         if not isinstance(name, str):
             raise InvalidTypeError(f"a cell name is a str, not {type(name).__name__}", "name")
         if self._cell_index is None:
@@ -205,7 +250,11 @@ class Variant:
         return self._tables.rows()
 
     def points_up(self) -> list[bool] | None:
-        """On triangle boards, whether each cell (by number) points up; ``None`` elsewhere."""
+        """On triangle boards, whether each cell (by number) points up; ``None`` elsewhere.
+
+        >>> Variant("trigon").points_up()[:4], Variant("duo").points_up()
+        ([False, True, False, True], None)
+        """
         return self._tables.cells_point_up()
 
     def cells_text(self, cells: Iterable[int]) -> str:
@@ -219,20 +268,40 @@ class Variant:
 
     def column_limits(self) -> list[tuple[int, int, int]] | None:
         """Blokus 3D: ``(x, y, limit)`` of every column of the structure, in column order (the
-        order of the ground layer's cells); ``None`` on flat boards."""
+        order of the ground layer's cells); ``None`` on flat boards.
+
+        >>> Variant("3d_tower").column_limits()[:3], Variant("duo").column_limits()
+        ([(0, 0, 8), (1, 0, 8), (2, 0, 8)], None)
+        """
         return self._tables.column_limits()
 
     def start_cells(self) -> list[list[int]]:
-        """Start points of each colour, by cell number."""
+        """Start points of each colour, by cell number.
+
+        >>> Variant("duo").start_cells()
+        [[130], [65]]
+        """
         return self._tables.start_points()
 
     def start_points(self) -> list[list[str]]:
-        """Start points of each colour, by name."""
+        """Start points of each colour, by name.
+
+        >>> Variant("duo").start_points()
+        [['e10'], ['j5']]
+        """
         return [[self.cell_name(c) for c in cs] for cs in self._tables.start_points()]
 
     def color(self, color: object) -> int:
         """``color`` as a colour of this variant (an integer from 0); else
-        :class:`~blokus.errors.InvalidArgumentError`."""
+        :class:`~blokus.errors.InvalidArgumentError`.
+
+        >>> Variant("duo").color(1)
+        1
+        >>> Variant("duo").color(2)
+        Traceback (most recent call last):
+        ...
+        blokus.errors.InvalidArgumentError: duo has no colour 2 (colours are 0..1)
+        """
         c = _arguments.integer(color, "color")
         if not 0 <= c < self._num_colors:
             raise InvalidArgumentError(
@@ -241,7 +310,11 @@ class Variant:
         return c
 
     def piece(self, name: str) -> Piece:
-        """The piece with this name."""
+        """The piece with this name.
+
+        >>> Variant("classic").piece("X")
+        Piece(index=18, name='X', size=5, copies=1, orientations=1, cells=((1, 2, 0), (0, 1, 0), (1, 1, 0), (2, 1, 0), (1, 0, 0)))
+        """
         for p in self.pieces:
             if p.name == name:
                 return p
@@ -363,7 +436,11 @@ def _builtin(id: str) -> Variant:
 
 
 def variant(spec: VariantLike) -> Variant:
-    """The :class:`Variant` for an id, a spec or a variant (built-ins are shared)."""
+    """The :class:`Variant` for an id, a spec or a variant (built-ins are shared).
+
+    >>> variant("duo") is variant("duo"), variant(variant("duo")).id
+    (True, 'duo')
+    """
     if isinstance(spec, Variant):
         return spec
     if isinstance(spec, str):
@@ -372,5 +449,10 @@ def variant(spec: VariantLike) -> Variant:
 
 
 def variants() -> list[str]:
-    """The ids of the built-in variants."""
+    """The ids of the built-in variants.
+
+    >>> ids = variants()
+    >>> ids[:5], "3d_tower" in ids
+    (['classic', 'classic_2', 'classic_3', 'duo', 'junior'], True)
+    """
     return list(_blokus.builtin_variant_ids())

@@ -4,6 +4,16 @@ adapters for PettingZoo (:mod:`blokus.rl.pettingzoo`) and Gymnasium (:mod:`bloku
 Actions are placement ids (``Variant.num_placements`` of them). Observations are drawn from the
 point of view of the colour to move: plane ``k`` holds the cells of colour ``(mover + k) mod
 colours``, on the board's grid (top row first; off-board points are 0).
+
+>>> import numpy as np
+>>> env = BatchEnv("duo", batch_size=8, threads=1)
+>>> rng = np.random.default_rng(0)
+>>> total = np.zeros((8, 2))
+>>> while not env.terminated.all():
+...     env.step([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.legal_action_mask])
+...     total += env.rewards
+>>> total[:, 0].tolist(), bool((total.sum(axis=1) == 0).all())
+([-1.0, 1.0, 1.0, -1.0, 1.0, 1.0, 1.0, 1.0], True)
 """
 
 from __future__ import annotations
@@ -45,6 +55,14 @@ class BatchEnv:
     batch that does not fit in memory is a ``MemoryError``). One thread at a time: a thread that
     steps or resets while another does gets :class:`~blokus.errors.BusyError`, and the arrays
     change under a reader while a step runs.
+
+    >>> env = BatchEnv("duo", batch_size=4, threads=1)
+    >>> env.observation.shape, env.legal_action_mask.shape, env.rewards.shape
+    ((4, 2, 14, 14), (4, 13729), (4, 2))
+    >>> env.current_player.tolist(), int(env.legal_action_mask[0].sum())
+    ([0, 0, 0, 0], 414)
+    >>> env.observation.flags.writeable
+    False
     """
 
     def __init__(self, variant_: VariantLike = "duo", batch_size: int = 1024, threads: int | None = None) -> None:
@@ -63,21 +81,43 @@ class BatchEnv:
 
     @property
     def batch_size(self) -> int:
+        """The number of games stepped together."""
         return len(self._core)
 
     @property
     def num_actions(self) -> int:
+        """The size of the action space: the variant's number of placements."""
         return self.variant.num_placements
 
     def reset(self, which: npt.ArrayLike | None = None) -> None:
         """Starts every game again, or those where ``which`` (bools, or 0 and 1, one per game)
-        is true."""
+        is true.
+
+        >>> import numpy as np
+        >>> env = BatchEnv("duo", batch_size=2, threads=1)
+        >>> env.step([130, 130])
+        >>> env.reset([True, False])
+        >>> env.current_player.tolist(), [int(m.sum()) for m in env.legal_action_mask]
+        ([0, 1], [414, 414])
+        """
         self._core.reset(None if which is None else _arguments.flags(which, "which", self.batch_size))
 
     def step(self, actions: npt.ArrayLike) -> None:
         """Plays one placement id per game. An illegal action in an unfinished game raises
         :class:`~blokus.errors.IllegalMoveError` (its ``game``, ``move``, ``reason``) and no
-        game changes."""
+        game changes.
+
+        >>> from blokus import Board
+        >>> env = BatchEnv("duo", batch_size=2, threads=1)
+        >>> e10 = Board("duo").parse_move("e10").id
+        >>> env.step([e10, e10])
+        >>> env.current_player.tolist(), bool(env.legal_action_mask[0, e10])
+        ([1, 1], False)
+        >>> env.step([e10, e10])
+        Traceback (most recent call last):
+        ...
+        blokus.errors.IllegalMoveError: game 0: action 130 (e10) is not a legal placement: overlap: e10 is already covered
+        """
         self._core.step(_arguments.ids(actions, "actions", self.batch_size))
 
 
@@ -89,6 +129,12 @@ def _read_only(array: npt.NDArray[_A]) -> npt.NDArray[_A]:
 
 def observation(board: Board, color: int | None = None) -> npt.NDArray[np.int8]:
     """The planes of one board from ``color``'s point of view (default: the colour to move), as
-    :class:`BatchEnv` draws them: ``(colours, rows, cols)`` int8."""
+    :class:`BatchEnv` draws them: ``(colours, rows, cols)`` int8.
+
+    >>> from blokus import Board
+    >>> planes = observation(Board("duo", ["e10"]))
+    >>> planes.shape, planes.dtype, int(planes[0].sum()), int(planes[1].sum())
+    ((2, 14, 14), dtype('int8'), 0, 1)
+    """
     me = board.variant.color(color) if color is not None else (board.turn if board.turn is not None else 0)
     return board._core.observation(me)

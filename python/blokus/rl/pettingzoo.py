@@ -5,6 +5,19 @@ planes from the point of view of the colour the agent moves or, when it is not t
 first colour; see :func:`blokus.rl.observation`) and ``action_mask`` (int8, 1 for the legal
 placement ids of the agent to move). At the end every agent is rewarded +1 as the sole winner,
 0 as a tied winner, -1 otherwise.
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(3)
+>>> e = env("duo")
+>>> e.reset()
+>>> final = {}
+>>> for agent in e.agent_iter():
+...     obs, reward, terminated, truncated, info = e.last()
+...     if terminated or truncated:
+...         final[agent] = reward
+...     e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+>>> final, e.board.result()
+({'player_0': 1.0, 'player_1': -1.0}, 'B+14')
 """
 
 from __future__ import annotations
@@ -24,7 +37,12 @@ __all__ = ["BlokusEnv", "env"]
 
 
 class BlokusEnv(AECEnv[str, dict[str, Any], int]):
-    """Blokus as a PettingZoo AEC environment."""
+    """Blokus as a PettingZoo AEC environment.
+
+    >>> e = BlokusEnv("classic_3")
+    >>> e.possible_agents, e.metadata["name"]
+    (['player_0', 'player_1', 'player_2'], 'blokus_v0')
+    """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "blokus_v0", "is_parallelizable": False}
 
@@ -54,9 +72,19 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
         self._first_color = [colors[0] for colors in self.variant.players]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's observation space: ``observation`` planes and ``action_mask``.
+
+        >>> env("duo").observation_space("player_0")["observation"].shape
+        (2, 14, 14)
+        """
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's action space: ``Discrete`` over the placement ids.
+
+        >>> env("duo").action_space("player_1")
+        Discrete(13729)
+        """
         return self.action_spaces[agent]
 
     def _agent_of_turn(self) -> str:
@@ -64,6 +92,13 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
         return self.possible_agents[player if player is not None else 0]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game from the empty board (``seed`` and ``options`` are not used: the game has no randomness).
+
+        >>> e = env("duo")
+        >>> e.reset()
+        >>> e.agents, e.agent_selection
+        (['player_0', 'player_1'], 'player_0')
+        """
         self.board = Board(self.variant)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -74,6 +109,13 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
         self.agent_selection = self._agent_of_turn()
 
     def observe(self, agent: str) -> dict[str, Any]:
+        """The agent's observation; its mask is all zeros unless it is to move.
+
+        >>> e = env("duo")
+        >>> e.reset()
+        >>> int(e.observe("player_0")["action_mask"].sum()), int(e.observe("player_1")["action_mask"].sum())
+        (414, 0)
+        """
         p = self._index[agent]
         core = self.board._core
         turn = core.turn
@@ -83,6 +125,14 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
         return {"observation": core.observation(self._first_color[p]), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        """Plays the agent's action, a placement id (``None`` once the agent is done).
+
+        >>> e = env("duo")
+        >>> e.reset()
+        >>> e.step(130)
+        >>> e.agent_selection, e.board.move_stack
+        ('player_1', [<Move e10 (1, id 130)>])
+        """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -105,14 +155,33 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
             self.agent_selection = self.possible_agents[player]
 
     def render(self) -> str | None:
+        """The board as text with ``render_mode='ansi'``, else ``None``.
+
+        >>> e = env("duo", render_mode="ansi")
+        >>> e.reset()
+        >>> print(e.render().splitlines()[-1])
+        Purple (P) to move
+        """
         if self.render_mode == "ansi":
             return str(self.board)
         return None
 
     def close(self) -> None:
-        pass
+        """Nothing to release.
+
+        >>> e = env("duo")
+        >>> e.reset()
+        >>> e.close()
+        >>> e.board.ply
+        0
+        """
 
 
 def env(variant_: VariantLike = "duo", render_mode: str | None = None) -> BlokusEnv:
-    """The environment, as PettingZoo's constructors name it."""
+    """The environment, as PettingZoo's constructors name it.
+
+    >>> e = env("trigon_3")
+    >>> e.variant.id, len(e.possible_agents)
+    ('trigon_3', 3)
+    """
     return BlokusEnv(variant_, render_mode)

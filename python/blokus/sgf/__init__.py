@@ -154,6 +154,13 @@ class Node:
     Every node knows its game, so asking a node its move, colour or variant costs the same however
     deep it is. :meth:`board` replays the line from the root; to see the boards of many nodes,
     :meth:`mainline_boards` and :meth:`walk` play each move once.
+
+    >>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12](;W[j5];B[f9])(;W[j6,j5]))")
+    >>> node = game.children[0]
+    >>> node.move, node.color, node.parent is game, len(node.children)
+    (<Move e10,d11,e11,f11,e12 (X, id 11976)>, 0, True, 2)
+    >>> node.properties
+    {'B': ['e10,d11,e11,f11,e12']}
     """
 
     __slots__ = ("_game", "_parent", "children", "column", "line", "properties")
@@ -213,12 +220,27 @@ class Node:
     # --- properties ---
 
     def get(self, id: str, default: str | None = None) -> str | None:
-        """The first value of a property, or ``default``."""
+        """The first value of a property, or ``default``.
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12](;W[j5];B[f9])(;W[j6,j5]))")
+        >>> game.get("GM"), game.get("PB"), game.get("PB", "nobody")
+        ('Blokus Duo', None, 'nobody')
+        """
         values = self.properties.get(id)
         return values[0] if values else default
 
     def set(self, id: str, value: str | Sequence[str] | None) -> None:
-        """Sets a property to one value or a list of values; ``None`` removes it."""
+        """Sets a property to one value or a list of values; ``None`` removes it.
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12](;W[j5];B[f9])(;W[j6,j5]))")
+        >>> game.set("PB", "Ann")
+        >>> game.set("C", ["first", "second"])
+        >>> game.properties["C"], game.players
+        (['first', 'second'], ['Ann', None])
+        >>> game.set("C", None)
+        >>> "C" in game.properties
+        False
+        """
         if not isinstance(id, str):
             raise InvalidTypeError(f"property ids are str, not {type(id).__name__}")
         if not syntax.is_property_id(id):
@@ -267,13 +289,24 @@ class Node:
 
     def has_setup(self) -> bool:
         """Whether the node adds or removes pieces, sets the colour to move or (Blokus 3D) the
-        colours out."""
+        colours out.
+
+        >>> game = loads("(;GM[Blokus Duo]AB[e10]PL[W];W[j5])")
+        >>> game.has_setup(), game.children[0].has_setup()
+        (True, False)
+        """
         return self.game._ids.has_setup(self.properties)
 
     # --- navigation ---
 
     def is_mainline(self) -> bool:
-        """Whether the node lies on the main line (every ancestor is a first child)."""
+        """Whether the node lies on the main line (every ancestor is a first child).
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12](;W[j5];B[f9])(;W[j6,j5]))")
+        >>> x = game.children[0]
+        >>> x.children[0].is_mainline(), x.children[1].is_mainline()
+        (True, False)
+        """
         node = self
         while node._parent is not None:
             if node._parent.children[0] is not node:
@@ -282,25 +315,48 @@ class Node:
         return True
 
     def mainline(self) -> Iterator[Node]:
-        """The nodes after this one along first children."""
+        """The nodes after this one along first children.
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12](;W[j5];B[f9])(;W[j6,j5]))")
+        >>> [str(n.move) for n in game.mainline()]
+        ['e10,d11,e11,f11,e12', 'j5', 'f9']
+        >>> [str(n.move) for n in game.children[0].mainline()]
+        ['j5', 'f9']
+        """
         node = self
         while node.children:
             node = node.children[0]
             yield node
 
     def mainline_moves(self) -> list[Move]:
-        """The moves of :meth:`mainline`."""
+        """The moves of :meth:`mainline`.
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12](;W[j5];B[f9])(;W[j6,j5]))")
+        >>> [str(m) for m in game.mainline_moves()]
+        ['e10,d11,e11,f11,e12', 'j5', 'f9']
+        """
         return [m for m in (n.move for n in self.mainline()) if m is not None]
 
     def end(self) -> Node:
-        """The last node of the main line from here."""
+        """The last node of the main line from here.
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12](;W[j5];B[f9])(;W[j6,j5]))")
+        >>> str(game.end().move), game.end().ply()
+        ('f9', 3)
+        """
         node = self
         while node.children:
             node = node.children[0]
         return node
 
     def path(self) -> list[Node]:
-        """The nodes from the root to this one."""
+        """The nodes from the root to this one.
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12](;W[j5];B[f9])(;W[j6,j5]))")
+        >>> path = game.end().path()
+        >>> path[0] is game, [str(n.move) for n in path[1:]]
+        (True, ['e10,d11,e11,f11,e12', 'j5', 'f9'])
+        """
         nodes = []
         node: Node | None = self
         while node is not None:
@@ -309,7 +365,12 @@ class Node:
         return nodes[::-1]
 
     def ply(self) -> int:
-        """Number of moves from the root to this node."""
+        """Number of moves from the root to this node.
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12](;W[j5];B[f9])(;W[j6,j5]))")
+        >>> game.ply(), game.children[0].children[1].ply()
+        (0, 2)
+        """
         return sum(1 for n in self.path() if n.color is not None)
 
     # --- boards ---
@@ -324,6 +385,11 @@ class Node:
         Raises :class:`~blokus.errors.IllegalMoveError` or
         :class:`~blokus.errors.InvalidPositionError` if the tree was edited into something
         that cannot be played.
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12](;W[j5];B[f9])(;W[j6,j5]))")
+        >>> b = game.children[0].children[1].board()
+        >>> [str(m) for m in b.move_stack], b.turn
+        (['e10,d11,e11,f11,e12', 'j5,j6'], 0)
         """
         game = self.game
         board = Board(game._variant)
@@ -395,13 +461,27 @@ class Node:
         return child
 
     def add_main_variation(self, move: MoveLike, comment: str = "") -> Node:
-        """Like :meth:`add_variation`, but the new child becomes the main line."""
+        """Like :meth:`add_variation`, but the new child becomes the main line.
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12](;W[j5];B[f9])(;W[j6,j5]))")
+        >>> x = game.children[0]
+        >>> node = x.add_main_variation("i4,j4,j5", comment="a third try")
+        >>> [str(n.move) for n in game.mainline()], node.comment
+        (['e10,d11,e11,f11,e12', 'i4,j4,j5'], 'a third try')
+        """
         child = self.add_variation(move, comment)
         self.children.insert(0, self.children.pop())
         return child
 
     def remove_variation(self, child: Node) -> None:
-        """Removes a child and everything after it (which then belongs to no game)."""
+        """Removes a child and everything after it (which then belongs to no game).
+
+        >>> game = loads("(;GM[Blokus Duo];B[e10,d11,e11,f11,e12](;W[j5];B[f9])(;W[j6,j5]))")
+        >>> x = game.children[0]
+        >>> x.remove_variation(x.children[1])
+        >>> [str(c.move) for c in x.children]
+        ['j5']
+        """
         index = next((k for k, node in enumerate(self.children) if node is child), None)
         if index is None:
             raise InvalidArgumentError(f"{child!r} is not a child of this node")
@@ -476,7 +556,13 @@ class Game(Node):
 
     @classmethod
     def from_board(cls, board: Board) -> Game:
-        """A game holding a board's moves (after its setup, if it started from one)."""
+        """A game holding a board's moves (after its setup, if it started from one).
+
+        >>> from blokus import Board
+        >>> game = Game.from_board(Board("duo", ["e10", "j5"]))
+        >>> game.variant.id, [str(m) for m in game.mainline_moves()]
+        ('duo', ['e10', 'j5'])
+        """
         v = board.variant
         game = cls(v)
         node: Node = game
@@ -898,7 +984,12 @@ def _placement(v: Variant, move: object) -> Move:
 
 
 def loads_all(text: str | bytes, variant: VariantLike | None = None) -> list[Game]:
-    """Every game of an SGF collection. Bytes are decoded by the file's ``CA`` property."""
+    """Every game of an SGF collection. Bytes are decoded by the file's ``CA`` property.
+
+    >>> games = loads_all("(;GM[Blokus Duo];B[e10])(;GM[Blokus];1[a20];2[t20])")
+    >>> [(g.variant.id, g.end().ply()) for g in games]
+    [('duo', 1), ('classic', 2)]
+    """
     if isinstance(text, (bytes, bytearray)):
         text = syntax.decode(bytes(text))
     if not isinstance(text, str):
@@ -918,6 +1009,10 @@ def loads(text: str | bytes, variant: VariantLike | None = None) -> Game:
 
     ``variant`` is needed only for a variant that is not built in (its ``sgf_name`` must match
     the file's ``GM``).
+
+    >>> game = loads(b"(;GM[Blokus Duo]CA[ISO-8859-1]PB[Jos\\xe9];B[e10])")
+    >>> game.players, game.end().board().points()
+    (['José', None], [1, 0])
     """
     return loads_all(text, variant)[0]
 
@@ -933,12 +1028,28 @@ def _read(source: PathOrFile) -> str | bytes:
 
 
 def load(source: PathOrFile, variant: VariantLike | None = None) -> Game:
-    """The first game of a ``.blksgf`` file (a path or an open file)."""
+    """The first game of a ``.blksgf`` file (a path or an open file).
+
+    >>> import os, tempfile
+    >>> from blokus import Board
+    >>> path = os.path.join(tempfile.mkdtemp(), "game.blksgf")
+    >>> dump(Board("junior", ["e10", "j5"]), path)
+    >>> [str(m) for m in load(path).mainline_moves()]
+    ['e10', 'j5']
+    """
     return loads(_read(source), variant)
 
 
 def load_all(source: PathOrFile, variant: VariantLike | None = None) -> list[Game]:
-    """Every game of a ``.blksgf`` file."""
+    """Every game of a ``.blksgf`` file.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "games.blksgf")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("(;GM[Blokus Duo];B[e10])\\n(;GM[Blokus Duo];B[e10];W[j5])\\n")
+    >>> [g.end().ply() for g in load_all(path)]
+    [1, 2]
+    """
     return loads_all(_read(source), variant)
 
 
@@ -947,7 +1058,14 @@ def load_all(source: PathOrFile, variant: VariantLike | None = None) -> list[Gam
 
 def dumps(game: Game | Board) -> str:
     """SGF text of a game tree, or of a board's moves (and setup): UTF-8, ``CA[UTF-8]``, one
-    node per line, each variation opening on a new line."""
+    node per line, each variation opening on a new line.
+
+    >>> from blokus import Board
+    >>> print(dumps(Board("duo", ["e10,d11,e11,f11,e12", "j5"])), end="")
+    (;GM[Blokus Duo]CA[UTF-8]
+    ;B[e10,d11,e11,f11,e12]
+    ;W[j5])
+    """
     if isinstance(game, Board):
         game = Game.from_board(game)
     if not isinstance(game, Game):
@@ -962,7 +1080,15 @@ def dumps(game: Game | Board) -> str:
 
 
 def dump(game: Game | Board, target: str | PathLike[str] | IO[str]) -> None:
-    """Writes :func:`dumps` to a path (UTF-8) or an open text file."""
+    """Writes :func:`dumps` to a path (UTF-8) or an open text file.
+
+    >>> import io
+    >>> from blokus import Board
+    >>> out = io.StringIO()
+    >>> dump(Board("classic", ["a20"]), out)
+    >>> out.getvalue().splitlines()[-1]
+    ';1[a20])'
+    """
     text = dumps(game)
     if isinstance(target, (str, PathLike)):
         with open(target, "w", encoding="utf-8", newline="\n") as f:

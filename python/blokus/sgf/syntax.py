@@ -140,7 +140,17 @@ class _Text:
 
 class NodeSource:
     """Where a node read from text starts (its ``;``), and where each of its properties does:
-    what a :class:`Builder` needs to say where a node it refuses is wrong."""
+    what a :class:`Builder` needs to say where a node it refuses is wrong.
+
+    >>> found = []
+    >>> class Where:
+    ...     def node(self, parent, properties, source):
+    ...         found.append((source.where(), source.where("B")))
+    ...         return properties
+    >>> _ = parse("(;GM[Blokus Duo]\\n;C[x]B[e10])", Where())
+    >>> found
+    [((1, 2), (1, 2)), ((2, 1), (2, 6))]
+    """
 
     __slots__ = ("_start", "_text")
 
@@ -150,7 +160,14 @@ class NodeSource:
 
     def where(self, id: str | None = None) -> tuple[int, int]:
         """Line and column (1-based) of property ``id``, or of the node if it is ``None`` or
-        not in the node."""
+        not in the node.
+
+        >>> class Where:
+        ...     def node(self, parent, properties, source):
+        ...         return source.where("C"), source.where("XX")
+        >>> parse("(;GM[1]\\n  C[hello])", Where())
+        [((2, 3), (1, 2))]
+        """
         start = self._start
         if id is not None:
             # Found again only when asked (to say where something is wrong), so reading keeps
@@ -165,7 +182,18 @@ class NodeSource:
         return self._text.where(start)
 
     def error(self, message: str, id: str | None = None) -> SgfError:
-        """An :class:`~blokus.errors.SgfError` at property ``id`` (or at the node)."""
+        """An :class:`~blokus.errors.SgfError` at property ``id`` (or at the node).
+
+        >>> class NoComments:
+        ...     def node(self, parent, properties, source):
+        ...         if "C" in properties:
+        ...             raise source.error("comments are not allowed here", "C")
+        ...         return properties
+        >>> parse("(;GM[1];B[e10]\\nC[nice])", NoComments())
+        Traceback (most recent call last):
+        ...
+        blokus.errors.SgfError: line 2, column 1: comments are not allowed here
+        """
         line, column = self.where(id)
         return SgfError(message, line, column)
 
@@ -175,17 +203,45 @@ N = TypeVar("N")
 
 class Builder(Protocol[N]):
     """What :func:`parse` hands each node to, in file order: whatever it makes of a node is the
-    ``parent`` it is handed with the node's children."""
+    ``parent`` it is handed with the node's children.
+
+    >>> class Count:
+    ...     def __init__(self):
+    ...         self.nodes = 0
+    ...     def node(self, parent, properties, source):
+    ...         self.nodes += 1
+    ...         return self.nodes
+    >>> builder = Count()
+    >>> roots = parse("(;GM[1];B[a](;W[b])(;W[c]))", builder)
+    >>> roots, builder.nodes
+    ([1], 4)
+    """
 
     def node(self, parent: N | None, properties: dict[str, list[str]], source: NodeSource) -> N:
         """Makes a node below ``parent`` (``None`` for the root of a game tree) from its
         properties (id -> unescaped values, in file order) and returns it; raises
-        :class:`~blokus.errors.SgfError` (see :meth:`NodeSource.error`) to refuse it."""
+        :class:`~blokus.errors.SgfError` (see :meth:`NodeSource.error`) to refuse it.
+
+        >>> depths = []
+        >>> class Depth:
+        ...     def node(self, parent, properties, source):
+        ...         depths.append(0 if parent is None else parent + 1)
+        ...         return depths[-1]
+        >>> parse("(;GM[1];B[a];W[b])(;GM[1])", Depth()), depths
+        ([0, 0], [0, 1, 2, 0])
+        """
         ...
 
 
 class Node:
-    """A node of a plain SGF tree, as :func:`read` builds it."""
+    """A node of a plain SGF tree, as :func:`read` builds it.
+
+    >>> root = read("(;GM[1]PB[Ann];B[e10]C[a comment with \\\\] inside])")[0]
+    >>> root.properties, root.line, root.column
+    ({'GM': ['1'], 'PB': ['Ann']}, 1, 2)
+    >>> root.children[0].properties["C"], root.children[0].parent is root
+    (['a comment with ] inside'], True)
+    """
 
     __slots__ = ("children", "column", "line", "parent", "properties")
 
@@ -378,7 +434,12 @@ def parse(text: str, builder: Builder[N]) -> list[N]:
 
 
 def read(text: str) -> list[Node]:
-    """Every game tree of SGF text, as plain :class:`Node` trees (roots in file order)."""
+    """Every game tree of SGF text, as plain :class:`Node` trees (roots in file order).
+
+    >>> roots = read("(;GM[1];B[a](;W[b])(;W[c]))(;GM[2])")
+    >>> len(roots), [c.properties for c in roots[0].children[0].children]
+    (2, [{'W': ['b']}, {'W': ['c']}])
+    """
     return parse(text, _PlainBuilder())
 
 
@@ -443,13 +504,26 @@ def _decode_as(data: bytes, name: str) -> str:
 
 
 class Tree(Protocol):
-    """What :func:`write` writes: a node with properties and children."""
+    """What :func:`write` writes: a node with properties and children.
+
+    >>> class Leaf:
+    ...     properties = {"B": ["e10"]}
+    ...     children = []
+    >>> class Root:
+    ...     properties = {"GM": ["Blokus Duo"]}
+    ...     children = [Leaf()]
+    >>> print(write(Root()), end="")
+    (;GM[Blokus Duo]
+    ;B[e10])
+    """
 
     @property
-    def properties(self) -> Mapping[str, Sequence[str]]: ...
+    def properties(self) -> Mapping[str, Sequence[str]]:
+        """Property id -> values, in the order to write them."""
 
     @property
-    def children(self) -> Sequence[Tree]: ...
+    def children(self) -> Sequence[Tree]:
+        """The nodes after this one: the first continues the line, the others are variations."""
 
 
 def _where(number: int) -> str:
@@ -512,6 +586,13 @@ def write(root: Tree, root_properties: Iterable[tuple[str, Sequence[str]]] | Non
 
     Raises :class:`~blokus.errors.SgfError` for what cannot be read back: a property id that is
     not letters and digits, a property without values, a value holding a lone surrogate.
+
+    >>> root = read("(;GM[1]C[x];B[a](;W[b])(;W[c]))")[0]
+    >>> print(write(root, [("GM", ["1"]), ("C", ["with ] inside"])]), end="")
+    (;GM[1]C[with \\] inside]
+    ;B[a]
+    (;W[b])
+    (;W[c]))
     """
     if root_properties is not None:
         root_properties = list(root_properties)

@@ -100,7 +100,7 @@ pub struct BoardSpec {
     /// Cells left out of the rectangle or hexagon, by name.
     #[serde(default)]
     pub holes: Vec<String>,
-    /// Cube boards: the structure drawn as text (see [`crate::structure`]), back row first, a
+    /// Cube boards: the structure drawn as text (see [`Structure`](crate::Structure)), back row first, a
     /// digit per column (its height limit with 4 players) or `.` for no column.
     #[serde(default)]
     pub structure: Option<Vec<String>>,

@@ -24,7 +24,7 @@ pub const DRAWN_FOR_PLAYERS: usize = 4;
 /// A validated structure with its limits for a number of players.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Structure {
-    /// The picture as given (limits for [`DRAWN_FOR_PLAYERS`] players).
+    /// The picture as given (limits for `DRAWN_FOR_PLAYERS`, four, players).
     pub rows: Vec<String>,
     /// The number of players the limits below are for.
     pub players: usize,
