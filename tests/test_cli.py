@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import blokus
 from blokus import Board
 from blokus.cli import main
 
@@ -63,7 +64,8 @@ def test_variant_file_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_variants_lists_every_builtin(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["variants"]) == 0
     ids = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
-    assert ids[:5] == ["classic", "classic_2", "classic_3", "duo", "junior"]
+    # Every id stands apart from the name after it, the longest too.
+    assert ids == blokus.variants() and ids[:5] == ["classic", "classic_2", "classic_3", "duo", "junior"]
 
 
 def test_bench_columns_stay_apart_however_large_the_figures() -> None:

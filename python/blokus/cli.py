@@ -203,9 +203,15 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_variants(args: argparse.Namespace) -> int:
-    for vid in variants():
-        v = variant(vid)
-        print(f"{vid:<12}{v.name:<28}{v.num_colors} colours {v.num_players} players {v.num_placements:>6} placements")
+    rows = [(vid, variant(vid)) for vid in variants()]
+    # Columns as wide as their longest entry, and at least two spaces apart.
+    id_width = max(len(vid) for vid, _ in rows) + 2
+    name_width = max(len(v.name) for _, v in rows) + 2
+    for vid, v in rows:
+        print(
+            f"{vid:<{id_width}}{v.name:<{name_width}}{v.num_colors} colours {v.num_players} players"
+            f" {v.num_placements:>6} placements"
+        )
     return 0
 
 
@@ -415,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> with contextlib.redirect_stdout(out):
     ...     status = main(["variants"])
     >>> status, out.getvalue().splitlines()[3]
-    (0, 'duo         Duo                         2 colours 2 players  13729 placements')
+    (0, 'duo             Duo                                                    2 colours 2 players  13729 placements')
     """
     parser = _Parser(prog="blokus", description="The blokus engine from the command line.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
