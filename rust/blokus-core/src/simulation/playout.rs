@@ -536,7 +536,10 @@ impl<'t, const W: usize> Engine<'t, W> {
         if self.at_start {
             loop {
                 let id = self.opening[rng.below(self.opening.len() as u64) as usize];
-                if self.bias.accepts(rng, self.t.placements.footprint(id).piece, largest) {
+                if self
+                    .bias
+                    .accepts(rng, self.t.placements.footprint(id).piece, largest)
+                {
                     return Some(Pick::Id(id));
                 }
             }
@@ -546,7 +549,10 @@ impl<'t, const W: usize> Engine<'t, W> {
                 let id =
                     self.g
                         .sample(&self.common, &self.corner, c, rng, &mut self.first_scratch)?;
-                if self.bias.accepts(rng, self.t.placements.footprint(id).piece, largest) {
+                if self
+                    .bias
+                    .accepts(rng, self.t.placements.footprint(id).piece, largest)
+                {
                     return Some(Pick::Id(id));
                 }
             }
@@ -984,7 +990,10 @@ impl<'t> Plain<'t> {
         let largest = self.bias.largest(self.pos.common.available[c]);
         loop {
             let id = self.pos.sample_move(self.t, rng, &mut self.scratch)?;
-            if self.bias.accepts(rng, self.t.placements.footprint(id).piece, largest) {
+            if self
+                .bias
+                .accepts(rng, self.t.placements.footprint(id).piece, largest)
+            {
                 return Some(id);
             }
         }
