@@ -779,15 +779,13 @@ impl SearchCore {
                 "the board is of another variant than the search".to_string(),
             ));
         }
-        let budget = Budget {
-            simulations,
-            seconds,
-        };
+        let asked = Instant::now();
         let t = self.search_tables();
         let search = &mut self.search;
         let mut failed = None;
         let analysis = py.detach(|| {
             search.set_board(&board.board);
+            let budget = budget_from(simulations, seconds, asked);
             search.run_evaluated(budget, batch_size.max(1), &mut |positions, ways| {
                 Python::attach(|py| {
                     let outcome = py.check_signals().and_then(|()| {
@@ -826,16 +824,13 @@ impl SearchCore {
                 "the board is of another variant than the search".to_string(),
             ));
         }
-        let budget = Budget {
-            simulations,
-            seconds,
-        };
+        let asked = Instant::now();
         let search = &mut self.search;
         let mut interrupted = None;
         let analysis = py.detach(|| {
             search.set_board(&board.board);
             search.run(
-                budget,
+                budget_from(simulations, seconds, asked),
                 &mut || match Python::attach(|py| py.check_signals()) {
                     Ok(()) => true,
                     Err(e) => {
@@ -849,6 +844,16 @@ impl SearchCore {
             return Err(e);
         }
         Ok(analysis_info(&analysis))
+    }
+}
+
+/// A search's budget, its seconds counted from `asked` (when the caller asked for the move),
+/// so that the time spent keeping the subtree of the moves since the last search is part of
+/// the budget.
+fn budget_from(simulations: Option<u64>, seconds: Option<f64>, asked: Instant) -> Budget {
+    Budget {
+        simulations,
+        seconds: seconds.map(|s| (s - asked.elapsed().as_secs_f64()).max(0.0)),
     }
 }
 
