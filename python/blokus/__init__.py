@@ -24,7 +24,7 @@ from blokus.errors import (
     UnknownVariantError,
 )
 from blokus.match import MatchResult, match
-from blokus.selfplay import SelfplayResult, selfplay
+from blokus.selfplay import SelfplayResult, SelfplaySummary, selfplay
 from blokus.variant import Piece, Variant, variants
 
 #: The version of the package and of its Rust core (written once, in Cargo.toml).
@@ -58,6 +58,7 @@ __all__ = [
     "Outcome",
     "Piece",
     "SelfplayResult",
+    "SelfplaySummary",
     "SgfError",
     "UnknownVariantError",
     "Variant",
