@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from blokus import _blokus, bots, errors, gtp, sgf, svg
+from blokus import _blokus, bots, distributed, errors, gtp, sgf, svg
 from blokus.board import Board, LegalMoves, Move, Outcome
 from blokus.errors import (
     BlokusError,
@@ -64,6 +64,7 @@ __all__ = [
     "Variant",
     "bots",
     "cpu_level",
+    "distributed",
     "errors",
     "gtp",
     "match",

@@ -165,6 +165,11 @@ class InvalidBotSpecError(BlokusError):
     it an option it does not take."""
 
 
+class MissingDependencyError(BlokusError, ImportError):
+    """An optional dependency is not installed (Ray for :mod:`blokus.distributed`); the
+    message says which extra to install (``pip install 'blokus[ray]'``)."""
+
+
 class EngineError(BlokusError):
     """An engine (a GTP program, or a bot playing a match) failed.
 
@@ -239,6 +244,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidTypeError",
     "InvalidVariantError",
+    "MissingDependencyError",
     "SgfError",
     "UnknownVariantError",
 ]
