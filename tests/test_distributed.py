@@ -141,6 +141,8 @@ def test_bad_arguments_are_refused_before_any_work(cluster: ModuleType) -> None:
         distributed.selfplay("duo", 10, chunk=0)
     with pytest.raises(blokus.InvalidTypeError, match="threads_per_task must be an integer"):
         distributed.selfplay("duo", 10, threads_per_task=1.5)  # type: ignore[call-overload]
+    with pytest.raises(blokus.InvalidArgumentError, match=r"threads_per_task is 3, but the largest node .* 2 CPUs"):
+        distributed.selfplay("duo", 10, threads_per_task=3)
     with pytest.raises(blokus.InvalidArgumentError, match="policy must be"):
         distributed.selfplay("duo", 10, policy="smart")
     with pytest.raises(blokus.InvalidArgumentError, match="keep_moves"):

@@ -226,8 +226,6 @@ def selfplay(
     its games (for runs too large to keep). ``progress(done, games)`` is called as chunks
     finish; a task whose worker dies is run again up to ``max_retries`` times; Ctrl-C cancels
     the tasks.
-
-    >>> r = selfplay("duo", games=10, seed=1)  # doctest: +SKIP
     """
     v = variant(variant_)
     games = _arguments.in_range(games, "games", 0, _arguments.MAX_U64)
@@ -247,6 +245,12 @@ def selfplay(
         raise InvalidTypeError(f"progress must be callable, not {type(progress).__name__}", "progress")
 
     ray = connect(address)
+    largest = max((int(n.get("Resources", {}).get("CPU", 0)) for n in ray.nodes() if n.get("Alive")), default=0)
+    if threads > largest:
+        # A task that asks for more CPUs than any node has would wait for ever.
+        raise InvalidArgumentError(
+            f"threads_per_task is {threads}, but the largest node of the cluster has {largest} CPUs", "threads_per_task"
+        )
     slots = max(1, cluster_cpus(address) // threads)
     plan = chunks(games, slots, size, policy, threads)
     task = _remote_chunk().options(num_cpus=threads, max_retries=retries, retry_exceptions=False)
