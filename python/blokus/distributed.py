@@ -20,12 +20,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import itertools
 import math
 import os
 import sys
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any, Callable, Literal, Union, overload
 
@@ -99,32 +100,32 @@ def cluster_cpus(address: str | None = None) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
-def chunks(games: int, slots: int, chunk: int | None, policy: str, threads: int) -> list[tuple[int, int]]:
-    """``(first, games)`` of each chunk of a run: ``chunk`` games each (the last fewer), or by
-    default about equal chunks, a multiple of ``slots`` of them, of at most
-    :data:`CHUNK_GAMES` games a thread.
+def chunks(games: int, slots: int, chunk: int | None, policy: str, threads: int) -> Iterator[tuple[int, int]]:
+    """``(first, games)`` of each chunk of a run, in order: ``chunk`` games each (the last
+    fewer), or by default about equal chunks, a multiple of ``slots`` of them, of at most
+    :data:`CHUNK_GAMES` games a thread. Made as they are asked for: a run may have more chunks
+    than memory holds.
 
-    >>> chunks(10, 2, 4, "uniform", 1)
+    >>> list(chunks(10, 2, 4, "uniform", 1))
     [(0, 4), (4, 4), (8, 2)]
-    >>> chunks(100_000, 2, None, "uniform", 1)
+    >>> list(chunks(100_000, 2, None, "uniform", 1))
     [(0, 16667), (16667, 16667), (33334, 16667), (50001, 16667), (66668, 16666), (83334, 16666)]
     """
     if games == 0:
-        return []
+        return
     if chunk is None:
         most = CHUNK_GAMES[policy] * threads
         # Whole rounds of tasks, so that no slot idles at the end while another plays.
-        n = slots * max(2, math.ceil(games / (slots * most)))
-        n = min(n, games)
+        n = min(games, slots * max(2, math.ceil(games / (slots * most))))
         base, extra = divmod(games, n)
-        sizes = [base + (k < extra) for k in range(n)]
+        first = 0
+        for k in range(n):
+            size = base + (k < extra)
+            yield first, size
+            first += size
     else:
-        sizes = [min(chunk, games - start) for start in range(0, games, chunk)]
-    out, first = [], 0
-    for size in sizes:
-        out.append((first, size))
-        first += size
-    return out
+        for first in range(0, games, chunk):
+            yield first, min(chunk, games - first)
 
 
 def _play_chunk(
@@ -252,27 +253,32 @@ def selfplay(
             f"threads_per_task is {threads}, but the largest node of the cluster has {largest} CPUs", "threads_per_task"
         )
     slots = max(1, cluster_cpus(address) // threads)
-    plan = chunks(games, slots, size, policy, threads)
+    plan = enumerate(chunks(games, slots, size, policy, threads))
     task = _remote_chunk().options(num_cpus=threads, max_retries=retries, retry_exceptions=False)
     # Enough tasks in flight that no worker waits for the next, few enough that the results
     # waiting to be collected stay small.
     window = 2 * slots
     started = time.perf_counter()
-    results: dict[int, _Chunk] = {}
-    running: dict[Any, int] = {}
+    parts: dict[int, SelfplayResult] = {}
+    merged: SelfplaySummary | None = None
+    running: dict[Any, tuple[int, int]] = {}
     done = 0
-    submitted = 0
     try:
-        while submitted < len(plan) or running:
-            while submitted < len(plan) and len(running) < window:
-                first, n = plan[submitted]
-                running[task.remote(v, first, n, seed, threads, policy, keep, simulations, summary)] = submitted
-                submitted += 1
+        while True:
+            for k, (first, n) in itertools.islice(plan, window - len(running)):
+                running[task.remote(v, first, n, seed, threads, policy, keep, simulations, summary)] = (k, n)
+            if not running:
+                break
             ready, _ = ray.wait(list(running), num_returns=1)
             for ref in ready:
-                k = running.pop(ref)
-                results[k] = ray.get(ref)
-                done += plan[k][1]
+                k, n = running.pop(ref)
+                part = ray.get(ref)
+                if isinstance(part, SelfplaySummary):
+                    # Merged as they come (the sums do not depend on the order).
+                    merged = part if merged is None else SelfplaySummary.merge([merged, part])
+                else:
+                    parts[k] = part
+                done += n
             if progress is not None:
                 progress(done, games)
     except BaseException:
@@ -280,15 +286,13 @@ def selfplay(
             ray.cancel(ref, force=True)
         raise
     seconds = time.perf_counter() - started
-    parts = [results[k] for k in range(len(plan))]
     if summary:
-        if not parts:
-            return local_selfplay(v, 0, seed, 1, policy).summary()
-        merged = SelfplaySummary.merge(p for p in parts if isinstance(p, SelfplaySummary))
+        if merged is None:
+            merged = local_selfplay(v, 0, seed, 1, policy).summary()
         return dataclasses.replace(merged, seconds=seconds)
     if not parts:
-        return local_selfplay(v, 0, seed, 1, policy, keep)
-    joined = SelfplayResult.concat(p for p in parts if isinstance(p, SelfplayResult))
+        return dataclasses.replace(local_selfplay(v, 0, seed, 1, policy, keep), seconds=seconds)
+    joined = SelfplayResult.concat(parts[k] for k in range(len(parts)))
     return dataclasses.replace(joined, seconds=seconds)
 
 
