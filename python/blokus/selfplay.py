@@ -60,19 +60,20 @@ class SelfplayResult:
     def summary(self) -> SelfplaySummary:
         """The run's summary statistics (what ``blokus selfplay`` prints), merged exactly with
         those of other runs by :meth:`SelfplaySummary.merge`."""
+        # In 64 bits: a chunk's sums of squares stay far below 2**63 for any chunk that fits
+        # in memory; summaries add up in Python's unbounded integers.
         wide = self.points.astype(np.int64)
-        ints = _ints
-        n_colors, n_players = self.points.shape[1], self.scores.shape[1]
+        none = (0,) * wide.shape[1]
         return SelfplaySummary(
             variant=self.variant,
             games=self.games,
             plies=int(self.plies.sum(dtype=np.uint64)),
-            points_sum=ints(wide.sum(axis=0)),
-            points_squares=ints((wide * wide).sum(axis=0)),
-            points_min=ints(wide.min(axis=0)) if self.games else (0,) * n_colors,
-            points_max=ints(wide.max(axis=0)) if self.games else (0,) * n_colors,
-            scores_sum=ints(self.scores.astype(np.int64).sum(axis=0)),
-            wins=ints(self.winners.sum(axis=0, dtype=np.int64)) if n_players else (),
+            points_sum=_ints(wide.sum(axis=0)),
+            points_squares=_ints((wide * wide).sum(axis=0)),
+            points_min=_ints(wide.min(axis=0)) if self.games else none,
+            points_max=_ints(wide.max(axis=0)) if self.games else none,
+            scores_sum=_ints(self.scores.astype(np.int64).sum(axis=0)),
+            wins=_ints(self.winners.sum(axis=0, dtype=np.int64)),
             seconds=self.seconds,
         )
 
