@@ -450,7 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     _ray_option(p, "play the games as Ray tasks (--threads: threads a task; default 1)")
     p.add_argument(
-        "--chunk", type=_integer(1), default=None, help="with --ray: games a task (default: a few seconds' worth)"
+        "--chunk", type=_integer(1), default=None, help="with --ray: games a task (default: about a second's worth)"
     )
     p.set_defaults(run=_cmd_selfplay)
 

@@ -41,8 +41,9 @@ from blokus.variant import Variant, VariantLike, variant
 #: A chunk's result: all its games, or their summary.
 _Chunk = Union[SelfplayResult, SelfplaySummary]
 
-#: Games a chunk plays at most, by policy (for one thread): a few seconds of play on one
-#: core, so that tasks cost little to start and a lost worker little to replay.
+#: Games a chunk plays at most, by policy (for one thread): up to about a second of play on
+#: one core (classic, trigon), so that tasks cost little to start (a few milliseconds) and a
+#: lost worker little to replay.
 CHUNK_GAMES = {"uniform": 20_000, "greedy": 5_000, "mcts": 4}
 
 
