@@ -91,17 +91,18 @@ def test_no_games(cluster: ModuleType) -> None:
     assert s.games == 0
 
 
-def _running_chunks() -> list[int]:
-    """Pids of Ray workers playing a chunk now (Ray names a worker's process after its task)."""
+def _processes(title: bytes) -> list[int]:
+    """Pids of the processes whose title starts with ``title`` (Ray names a worker's process
+    after the task or actor it runs: ``ray::_play_chunk``, ``ray::_EngineHost.play``)."""
     pids = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/cmdline", "rb") as f:
-                    title = f.read()
+                    line = f.read()
             except OSError:
                 continue
-            if title.startswith(b"ray::_play_chunk"):
+            if line.startswith(title):
                 pids.append(int(entry))
     return pids
 
@@ -122,7 +123,7 @@ def test_a_worker_killed_mid_run_changes_nothing(cluster: ModuleType) -> None:
         # After the first chunk, a worker playing another chunk is killed.
         deadline = time.monotonic() + 10
         while not killed and time.monotonic() < deadline:
-            pids = _running_chunks()
+            pids = _processes(b"ray::_play_chunk")
             if pids:
                 os.kill(pids[0], signal.SIGKILL)
                 killed.append(pids[0])
@@ -183,6 +184,22 @@ def test_a_match_on_actors_is_the_local_match(cluster: ModuleType, tmp_path: Pat
     # Resumed on Ray, the match goes on from its file.
     more = distributed.match(["random", "greedy"], "duo", 8, seed=3, jobs=2, out=tmp_path / "ray", resume=True)
     assert len(more.records) == 8 and [r.game for r in more.records] == list(range(8))
+
+
+def test_an_actor_killed_mid_match_is_started_again_and_the_games_are_the_same(cluster: ModuleType) -> None:
+    killed: list[int] = []
+
+    def kill_an_actor(r: blokus.MatchResult) -> None:
+        if not killed:
+            pids = _processes(b"ray::_EngineHost")
+            if pids:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
+
+    there = distributed.match(["random", "greedy"], "duo", 8, seed=4, jobs=2, progress=kill_an_actor)
+    assert killed, "no actor was found"
+    here = blokus.match(["random", "greedy"], "duo", 8, seed=4, jobs=1)
+    assert [_timeless(r) for r in there.records] == [_timeless(r) for r in here.records]
 
 
 def test_the_sprt_stops_a_match_on_actors(cluster: ModuleType) -> None:
