@@ -185,3 +185,23 @@ def test_the_version_is_written_once() -> None:
     match = re.search(r'\[workspace\.package\]\nversion = "([^"]+)"', cargo)
     assert match is not None
     assert blokus.__version__ == version("blokus") == match.group(1)
+
+
+def test_ray_options_without_ray_say_what_to_install(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from blokus import distributed
+    from blokus.errors import MissingDependencyError
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails, as when it is not installed
+    monkeypatch.setenv(distributed.SINGLE_MACHINE, "0")
+    for args in (["selfplay", "--games", "10", "--ray"], ["match", "random", "greedy", "--ray", "auto"]):
+        assert main(args) == 2
+        assert "pip install 'blokus[ray]'" in capsys.readouterr().err
+    with pytest.raises(MissingDependencyError) as e:
+        distributed.selfplay("duo", 10)
+    assert isinstance(e.value, ImportError) and isinstance(e.value, blokus.BlokusError)
+    assert main(["selfplay", "--games", "10", "--chunk", "5"]) == 2
+    assert "--chunk" in capsys.readouterr().err

@@ -66,6 +66,53 @@ def test_parallel_games_are_the_same_games(tmp_path: Path) -> None:
     assert [without_times(g) for g in one.records] == [without_times(g) for g in two.records]
 
 
+class InProcessWorkers:
+    """Workers of one's own (the seam blokus.distributed uses): games played here, in the
+    order submitted, each handed back a call later."""
+
+    def __init__(self, slots: int, variant_spec: object, specs: list[str], timeout: float | None) -> None:
+        self.slots = slots
+        self.started: list[int] = []
+        self.variant = blokus.Variant(variant_spec)  # type: ignore[arg-type]
+        self.engines = runner._Engines(specs, timeout)
+        self.queue: list[object] = []
+        self.closed = False
+
+    def submit(self, job: object) -> None:
+        self.started.append(job.game)  # type: ignore[attr-defined]
+        self.queue.append(job)
+
+    def next(self, timeout: float) -> object:
+        return runner._play(self.queue.pop(0), self.variant, self.engines) if self.queue else None
+
+    def close(self) -> None:
+        self.engines.close()
+        self.closed = True
+
+    def terminate(self) -> None:
+        self.close()
+
+
+def test_games_played_by_workers_of_ones_own_are_the_same_games(tmp_path: Path) -> None:
+    made: list[InProcessWorkers] = []
+
+    def start(*args: object) -> InProcessWorkers:
+        made.append(InProcessWorkers(*args))  # type: ignore[arg-type]
+        return made[-1]
+
+    local = match(["random", "greedy"], "duo", games=5, seed=2, jobs=1, out=tmp_path / "a")
+    mine = match(["random", "greedy"], "duo", games=5, seed=2, jobs=3, out=tmp_path / "b", workers=start)  # type: ignore[arg-type]
+    assert len(made) == 1 and made[0].slots == 3 and made[0].closed and made[0].started == [0, 1, 2, 3, 4]
+    assert [without_times(g) for g in mine.records] == [without_times(g) for g in local.records]
+    # The game files are written by the runner, from the text the workers send back.
+    assert sorted(p.name for p in (tmp_path / "b" / "games").iterdir()) == [f"000{g}.blksgf" for g in range(5)]
+    for g in range(5):
+        name = f"games/000{g}.blksgf"
+        assert (tmp_path / "b" / name).read_text() == (tmp_path / "a" / name).read_text()
+    with pytest.raises(InvalidBotSpecError, match="specs"):
+        match([RandomBot(), "greedy"], "duo", games=2, workers=start)  # type: ignore[arg-type]
+
+
 def test_resume_goes_on_as_the_match_would_have(tmp_path: Path) -> None:
     whole = match(["random", "greedy"], "duo", games=8, seed=5, jobs=1)
     folder = tmp_path / "m"

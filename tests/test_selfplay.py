@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import blokus
 from blokus import Board
@@ -133,3 +138,92 @@ def test_bad_arguments() -> None:
     assert empty.points.shape == (0, 2)
     with pytest.raises(ValueError, match="keep_moves"):
         blokus.selfplay("duo", games=1).board(0)
+
+
+# --- chunks of a run: first=, SelfplayResult.concat, the summary ---
+
+
+def _split(total: int, cuts: list[int]) -> list[tuple[int, int]]:
+    edges = sorted({0, total, *(c % (total + 1) for c in cuts)})
+    return [(a, b - a) for a, b in zip(edges, edges[1:])]
+
+
+@pytest.mark.parametrize("variant,policy", [("duo", "uniform"), ("trigon_3", "greedy"), ("3d_wall_3", "uniform")])
+def test_any_split_of_a_run_joins_into_the_run(variant: str, policy: str) -> None:
+    whole = blokus.selfplay(variant, games=40, seed=9, threads=2, policy=policy, keep_moves=True)
+    for cuts in ([1], [7, 8, 31], [13, 26, 39], list(range(1, 40, 3))):
+        parts = [
+            blokus.selfplay(variant, games=n, seed=9, threads=1, policy=policy, keep_moves=True, first=first)
+            for first, n in _split(40, cuts)
+        ]
+        joined = blokus.SelfplayResult.concat(parts)
+        assert joined == dataclasses.replace(whole, seconds=joined.seconds)
+        assert joined.seconds == pytest.approx(sum(p.seconds for p in parts))
+    # A chunk is not the start of the run: its games are other games.
+    later = blokus.selfplay(variant, games=10, seed=9, policy=policy, first=30)
+    assert (later.plies == whole.plies[30:]).all() and not (later.points == whole.points[:10]).all()
+
+
+def test_mcts_games_split_too() -> None:
+    whole = blokus.selfplay("duo", games=3, seed=2, policy="mcts", simulations=8, threads=2)
+    parts = [
+        blokus.selfplay("duo", games=n, seed=2, policy="mcts", simulations=8, first=f) for f, n in [(0, 1), (1, 2)]
+    ]
+    assert blokus.SelfplayResult.concat(parts) == dataclasses.replace(whole, seconds=sum(p.seconds for p in parts))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 60), max_size=6), st.integers(0, 2**64 - 1))
+def test_hypothesis_any_split_equals_one_run(cuts: list[int], seed: int) -> None:
+    whole = blokus.selfplay("junior", games=60, seed=seed, threads=1)
+    parts = [blokus.selfplay("junior", games=n, seed=seed, threads=1, first=f) for f, n in _split(60, cuts)]
+    joined = blokus.SelfplayResult.concat(parts)
+    assert joined == dataclasses.replace(whole, seconds=joined.seconds)
+    merged = blokus.SelfplaySummary.merge(p.summary() for p in parts)
+    assert merged == dataclasses.replace(whole.summary(), seconds=merged.seconds)
+
+
+def test_the_last_games_of_the_64_bit_range() -> None:
+    top = 2**64 - 1
+    r = blokus.selfplay("duo", games=2, seed=1, first=top - 2)
+    assert r.games == 2
+    with pytest.raises(blokus.InvalidArgumentError, match=r"first \+ games must be at most 2\*\*64 - 1") as e:
+        blokus.selfplay("duo", games=3, seed=1, first=top - 2)
+    assert e.value.argument == "first"
+    for bad, error in [(-1, blokus.InvalidArgumentError), (2**64, blokus.InvalidArgumentError), (1.0, TypeError)]:
+        with pytest.raises(error, match="first"):
+            blokus.selfplay("duo", games=1, first=bad)  # type: ignore[arg-type]
+
+
+def test_concat_refuses_what_is_no_split_of_a_run() -> None:
+    duo = blokus.selfplay("duo", games=2, seed=1)
+    with pytest.raises(blokus.InvalidArgumentError, match=r"results\[1\] is of variant junior, results\[0\] of duo"):
+        blokus.SelfplayResult.concat([duo, blokus.selfplay("junior", games=2)])
+    with pytest.raises(blokus.InvalidArgumentError, match="keep_moves"):
+        blokus.SelfplayResult.concat([duo, blokus.selfplay("duo", games=2, keep_moves=True, first=2)])
+    with pytest.raises(blokus.InvalidArgumentError, match="empty"):
+        blokus.SelfplayResult.concat([])
+    with pytest.raises(blokus.InvalidTypeError, match=r"results\[1\] is a str"):
+        blokus.SelfplayResult.concat([duo, "games"])  # type: ignore[list-item]
+    with pytest.raises(blokus.InvalidTypeError, match="iterable of SelfplayResult"):
+        blokus.SelfplayResult.concat(duo)  # type: ignore[arg-type]
+    with pytest.raises(blokus.InvalidArgumentError, match="variant junior"):
+        blokus.SelfplaySummary.merge([duo.summary(), blokus.selfplay("junior", games=1).summary()])
+
+
+def test_the_summary_is_the_statistics_of_the_games() -> None:
+    r = blokus.selfplay("classic_3", games=300, seed=4)
+    s = r.summary()
+    assert s.games == 300 and s.plies == int(r.plies.sum()) and s.plies_mean == pytest.approx(r.plies.mean())
+    np.testing.assert_allclose(s.points_mean, r.points.mean(axis=0))
+    np.testing.assert_allclose(s.points_std, r.points.std(axis=0))
+    assert s.points_min == tuple(r.points.min(axis=0)) and s.points_max == tuple(r.points.max(axis=0))
+    np.testing.assert_allclose(s.scores_mean, r.scores.mean(axis=0))
+    np.testing.assert_allclose(s.win_rate, r.winners.mean(axis=0))
+    # Merging with no games changes nothing; an empty run has a summary too.
+    empty = blokus.selfplay("classic_3", games=0).summary()
+    assert empty.games == 0 and all(math.isnan(x) for x in empty.points_mean)
+    both = blokus.SelfplaySummary.merge([empty, s, empty])
+    assert both == dataclasses.replace(s, seconds=both.seconds)
+    lines = s.table().splitlines()
+    assert lines[0].split() == ["colour", "mean", "points", "std", "min", "max"] and len(lines) == 1 + 4 + 1 + 3

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from blokus import _blokus, bots, errors, gtp, sgf, svg
+from blokus import _blokus, bots, distributed, errors, gtp, sgf, svg
 from blokus.board import Board, LegalMoves, Move, Outcome
 from blokus.errors import (
     BlokusError,
@@ -24,7 +24,7 @@ from blokus.errors import (
     UnknownVariantError,
 )
 from blokus.match import MatchResult, match
-from blokus.selfplay import SelfplayResult, selfplay
+from blokus.selfplay import SelfplayResult, SelfplaySummary, selfplay
 from blokus.variant import Piece, Variant, variants
 
 #: The version of the package and of its Rust core (written once, in Cargo.toml).
@@ -58,11 +58,13 @@ __all__ = [
     "Outcome",
     "Piece",
     "SelfplayResult",
+    "SelfplaySummary",
     "SgfError",
     "UnknownVariantError",
     "Variant",
     "bots",
     "cpu_level",
+    "distributed",
     "errors",
     "gtp",
     "match",

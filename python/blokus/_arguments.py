@@ -67,6 +67,16 @@ def threads(value: object, name: str = "threads") -> int:
     return in_range(value, name, 1, MAX_THREADS)
 
 
+def choice(value: object, name: str, options: tuple[str, ...]) -> str:
+    """One of the strings ``options``."""
+    if not isinstance(value, str) or value not in options:
+        listed = (
+            ", ".join(repr(o) for o in options[:-1]) + f" or {options[-1]!r}" if len(options) > 1 else repr(options[0])
+        )
+        raise InvalidArgumentError(f"{name} must be {listed}, not {shown(value)}", name)
+    return value
+
+
 def number(value: object, name: str, low: float, high: float) -> float:
     """A finite real number (an int or a float, not a bool) in ``(low, high]``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):

@@ -72,33 +72,46 @@ def _variant_arg(text: str) -> Variant:
 
 def _cmd_selfplay(args: argparse.Namespace) -> int:
     v = _variant_arg(args.variant)
+    if args.chunk is not None and args.ray is None:
+        raise BlokusError("--chunk: chunks are Ray tasks; give --ray too")
     bar = Progress(args.games, sys.stderr, sys.stderr.isatty())
     try:
-        r = selfplay(
-            v,
-            games=args.games,
-            seed=args.seed,
-            threads=args.threads,
-            policy=args.policy,
-            simulations=args.simulations,
-            progress=lambda done, total: bar.update(done, "games"),
-        )
+        if args.ray is not None:
+            from blokus import distributed
+
+            address = args.ray or None
+            s = distributed.selfplay(
+                v,
+                args.games,
+                args.seed,
+                args.policy,
+                address=address,
+                chunk=args.chunk,
+                threads_per_task=args.threads or 1,
+                summary_only=True,
+                simulations=args.simulations,
+                progress=lambda done, total: bar.update(done, "games"),
+            )
+            where = f"Ray ({distributed.cluster_cpus(address)} CPUs, {args.threads or 1} thread(s) a task)"
+        else:
+            s = selfplay(
+                v,
+                games=args.games,
+                seed=args.seed,
+                threads=args.threads,
+                policy=args.policy,
+                simulations=args.simulations,
+                progress=lambda done, total: bar.update(done, "games"),
+            ).summary()
+            where = f"{args.threads or 'all'} thread(s)"
     finally:
         bar.close()
     print(
-        f"{v.id}: {r.games} {args.policy} games in {r.seconds:.3f} s on {args.threads or 'all'} thread(s): "
-        f"{r.games_per_second:,.0f} games/s, {r.plies.mean() if r.games else 0:.1f} moves per game"
+        f"{v.id}: {s.games} {args.policy} games in {s.seconds:.3f} s on {where}: "
+        f"{s.games_per_second:,.0f} games/s, {s.plies_mean:.1f} moves per game"
     )
-    if r.games == 0:
-        return 0
-    print(f"{'colour':<10}{'mean points':>12}{'std':>8}{'min':>6}{'max':>6}")
-    for c, name in enumerate(v.colors):
-        col = r.points[:, c]
-        print(f"{name:<10}{col.mean():>12.2f}{col.std():>8.2f}{col.min():>6}{col.max():>6}")
-    print(f"{'player':<10}{'mean score':>12}{'wins':>8}  (a tie counts as a win for each tied player)")
-    for p in range(v.num_players):
-        names = "+".join(v.colors[c] for c in v.players[p])
-        print(f"{p:<3}{names:<7}{r.scores[:, p].mean():>12.2f}{r.winners[:, p].mean():>8.1%}")
+    if s.games:
+        print(s.table())
     return 0
 
 
@@ -382,8 +395,14 @@ def _cmd_match(args: argparse.Namespace) -> int:
         first = r.engine_stats()[0]
         bar.update(len(r.records), f"games, {r.engines[0][:20]} {first.score.score:.3f}")
 
+    run: Callable[..., MatchResult] = match
+    extra: dict[str, object] = {}
+    if args.ray is not None:
+        from blokus import distributed
+
+        run, extra = distributed.match, {"address": args.ray or None}
     try:
-        result = match(
+        result = run(
             args.engines,
             v,
             args.games,
@@ -399,11 +418,24 @@ def _cmd_match(args: argparse.Namespace) -> int:
             equal_time=equal_time,
             timeout=args.timeout,
             progress=show,
+            **extra,
         )
     finally:
         bar.close()
     print(result.summary())
     return 0
+
+
+def _ray_option(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help=f"{what}: on a local Ray started here (no ADDRESS), the cluster running on this machine (auto), "
+        "or the cluster at ADDRESS; needs pip install 'blokus[ray]'",
+    )
 
 
 class _Parser(argparse.ArgumentParser):
@@ -439,6 +471,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument(
         "--simulations", type=_count, default=200, help="with --policy mcts: the search's simulations per move"
+    )
+    _ray_option(p, "play the games as Ray tasks (--threads: threads a task; default 1)")
+    p.add_argument(
+        "--chunk", type=_integer(1), default=None, help="with --ray: games a task (default: about a second's worth)"
     )
     p.set_defaults(run=_cmd_selfplay)
 
@@ -570,6 +606,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="engine N (1-based) gets the others' mean time per move",
     )
     p.add_argument("--timeout", type=float, default=60.0, help="seconds a GTP engine has to answer (default 60)")
+    _ray_option(p, "play the games on Ray actors (--jobs: actors; default one per CPU of the cluster)")
     p.set_defaults(run=_cmd_match)
 
     args = parser.parse_args(argv)

@@ -267,6 +267,17 @@ class InvalidBotSpecError(BlokusError):
     """
 
 
+class MissingDependencyError(BlokusError, ImportError):
+    """An optional dependency is not installed (Ray for :mod:`blokus.distributed`); the
+    message says which extra to install (``pip install 'blokus[ray]'``). It is an
+    ``ImportError`` too, so code that guards an optional import catches it.
+
+    >>> err = MissingDependencyError("blokus.distributed runs on Ray, which is not installed")
+    >>> isinstance(err, ImportError), isinstance(err, BlokusError)
+    (True, True)
+    """
+
+
 class EngineError(BlokusError):
     """An engine (a GTP program, or a bot playing a match) failed.
 
@@ -394,6 +405,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidTypeError",
     "InvalidVariantError",
+    "MissingDependencyError",
     "SgfError",
     "UnknownVariantError",
 ]

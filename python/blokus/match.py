@@ -61,7 +61,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Protocol, Union
 
 from blokus import elo as stats
 from blokus import sgf
@@ -414,7 +414,8 @@ class _Job:
     timed: int | None
     ref_seconds: float
     ref_moves: int
-    sgf_path: str | None
+    #: The game's file in the match's folder, if one is written (by the process that runs the
+    #: match: games played elsewhere send back its text).
     sgf_name: str | None
     labels: tuple[str, ...]
 
@@ -492,7 +493,11 @@ def _check_interrupted(error: BaseException, engines: _Engines, e: int) -> None:
             raise _Interrupted(str(error))
 
 
-def _play(job: _Job, v: Variant, engines: _Engines) -> GameRecord:
+#: A game played: its record, and the text of its game file if the job asked for one.
+_Played = tuple[GameRecord, Union[str, None]]
+
+
+def _play(job: _Job, v: Variant, engines: _Engines) -> _Played:
     n = len(engines.specs)
     playing = sorted(set(job.seats))
     moves, seconds, cpu = [0] * n, [0.0] * n, [0.0] * n
@@ -568,9 +573,8 @@ def _play(job: _Job, v: Variant, engines: _Engines) -> GameRecord:
         ps = _players_of(v, job.seats, job.by_color, e)
         for k, values in enumerate((*by_place, [float(s) for s in scores])):
             per[k][e] = sum(values[p] for p in ps) / len(ps)
-    if job.sgf_path is not None:
-        _write_sgf(job, v, board, result, error)
-    return GameRecord(
+    text = _sgf_text(job, v, board, result, error) if job.sgf_name is not None else None
+    record = GameRecord(
         game=job.game,
         round=job.round,
         seats=job.seats,
@@ -589,16 +593,16 @@ def _play(job: _Job, v: Variant, engines: _Engines) -> GameRecord:
         cpu=tuple(cpu),
         forfeit=forfeit,
         error=error,
-        sgf=job.sgf_name,
+        sgf=job.sgf_name if text is not None else None,
     )
+    return record, text
 
 
-def _write_sgf(job: _Job, v: Variant, board: Board, result: str, error: str | None) -> None:
-    assert job.sgf_path is not None
+def _sgf_text(job: _Job, v: Variant, board: Board, result: str, error: str | None) -> str | None:
     try:
         game = sgf.Game.from_board(board)
     except BlokusError:  # a variant without an SGF game name
-        return
+        return None
     names = []
     for p in range(v.num_players):
         if job.by_color:
@@ -612,7 +616,7 @@ def _write_sgf(job: _Job, v: Variant, board: Board, result: str, error: str | No
     if error is not None:
         notes.append(f"forfeit: {error}")
     game.comment = "\n".join(notes)
-    sgf.dump(game, job.sgf_path)
+    return sgf.dumps(game)
 
 
 # Worker processes keep their engines from game to game.
@@ -628,7 +632,7 @@ def _start_worker(variant_spec: str | dict[str, Any], specs: list[str], timeout:
     multiprocessing.util.Finalize(None, engines.close, exitpriority=10)
 
 
-def _run_job(job: _Job) -> GameRecord:
+def _run_job(job: _Job) -> _Played:
     assert _WORKER is not None
     return _play(job, *_WORKER)
 
@@ -705,6 +709,7 @@ def match(
     equal_time: int | None = None,
     timeout: float | None = TIMEOUT,
     progress: Callable[[MatchResult], object] | None = None,
+    workers: StartWorkers | None = None,
 ) -> MatchResult:
     """Plays a match and returns its results (see the module's documentation).
 
@@ -714,6 +719,9 @@ def match(
     ``resume=True`` goes on with; ``equal_time`` is the index of the engine that gets the
     others' mean time per move; ``timeout`` the time a GTP engine has to answer a command
     (``genmove`` gets at least that); ``progress`` is called with the results after each game.
+    ``workers`` starts the workers that play games in parallel (:class:`Workers`; default:
+    processes on this machine): given, every game is played there, even with one job, and the
+    engines must be specs.
 
     >>> from blokus.bots import GreedyBot, RandomBot
     >>> r = match([GreedyBot(), RandomBot()], "junior", games=2, seed=5)
@@ -789,12 +797,14 @@ def match(
             timed=equal_time,
             ref_seconds=ref[0],
             ref_moves=int(ref[1]),
-            sgf_path=str(folder / name) if folder is not None and name is not None else None,
             sgf_name=name,
             labels=tuple(labels),
         )
 
-    def record(r: GameRecord) -> None:
+    def record(r: GameRecord, text: str | None) -> None:
+        if folder is not None and text is not None and r.sgf is not None:
+            with open(folder / r.sgf, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
         result.records.append(r)
         result.records.sort(key=lambda x: x.game)
         if equal_time is not None:
@@ -816,7 +826,7 @@ def match(
         return result
     specs_only = all(isinstance(e, str) for e in engines)
     n_jobs = min(n_jobs, len(todo))
-    if n_jobs == 1 or not specs_only:
+    if workers is None and (n_jobs == 1 or not specs_only):
         local = _Engines(engines, timeout)
         try:
             for g in todo:
@@ -824,14 +834,19 @@ def match(
                     played = _play(job(g), v, local)
                 except _Interrupted:
                     raise KeyboardInterrupt from None
-                record(played)
+                record(*played)
                 result.stopped = stop_reason()
                 if result.stopped is not None:
                     break
         finally:
             local.close()
         return result
-    _run_parallel(result, todo, job, record, stop_reason, n_jobs, _variant_spec(v), [str(e) for e in engines], timeout)
+    if not specs_only:
+        raise InvalidBotSpecError("games played elsewhere need engines given as specs (strings), not bot objects")
+    start = workers if workers is not None else _ProcessWorkers
+    _run_parallel(
+        result, todo, job, record, stop_reason, start(n_jobs, _variant_spec(v), [str(e) for e in engines], timeout)
+    )
     return result
 
 
@@ -839,44 +854,92 @@ def _run_parallel(
     result: MatchResult,
     todo: list[int],
     job: Callable[[int], _Job],
-    record: Callable[[GameRecord], None],
+    record: Callable[[GameRecord, str | None], None],
     stop_reason: Callable[[], str | None],
-    n_jobs: int,
-    variant_spec: str | dict[str, Any],
-    specs: list[str],
-    timeout: float | None,
+    workers: Workers,
 ) -> None:
-    finished: queue.Queue[GameRecord | BaseException] = queue.Queue()
-    context = multiprocessing.get_context("spawn")
-    pool = context.Pool(n_jobs, initializer=_start_worker, initargs=(variant_spec, specs, timeout))
+    """Keeps every slot of ``workers`` busy with the next game until the games are done or the
+    match stops; results are recorded here, in the order they come."""
     pending = list(reversed(todo))
     running = 0
     try:
-        while pending and running < n_jobs:
-            pool.apply_async(_run_job, (job(pending.pop()),), callback=finished.put, error_callback=finished.put)
+        while pending and running < workers.slots:
+            workers.submit(job(pending.pop()))
             running += 1
         while running:
             try:
-                item = finished.get(timeout=0.5)
-            except queue.Empty:
+                played = workers.next(0.5)
+            except _Interrupted:
+                raise KeyboardInterrupt from None
+            if played is None:
                 continue
             running -= 1
-            if isinstance(item, _Interrupted):
-                raise KeyboardInterrupt
-            if isinstance(item, BaseException):
-                raise item
-            record(item)
+            record(*played)
             if result.stopped is None:
                 result.stopped = stop_reason()
             if pending and result.stopped is None:
-                pool.apply_async(_run_job, (job(pending.pop()),), callback=finished.put, error_callback=finished.put)
+                workers.submit(job(pending.pop()))
                 running += 1
     except BaseException:
-        pool.terminate()
-        pool.join()
+        workers.terminate()
         raise
-    pool.close()
-    pool.join()
+    workers.close()
+
+
+class Workers(Protocol):
+    """Where a match plays its games in parallel: ``slots`` games at once, each a job given to
+    :meth:`submit` and played by :func:`_play` in a process that keeps its engines from game
+    to game. Worker processes on this machine by default; :func:`blokus.distributed.match`
+    gives Ray actors."""
+
+    #: Games played at once (the match never submits more).
+    slots: int
+
+    def submit(self, job: _Job) -> None:
+        """Starts a game on a free slot."""
+
+    def next(self, timeout: float) -> _Played | None:
+        """A game finished (raising what its game raised), or ``None`` after ``timeout`` seconds."""
+
+    def close(self) -> None:
+        """Stops the workers once their games are done."""
+
+    def terminate(self) -> None:
+        """Stops the workers now (the match failed or was interrupted)."""
+
+
+#: Starts the workers of a match: ``(slots, variant spec, engine specs, GTP timeout)``.
+StartWorkers = Callable[[int, Union[str, dict[str, Any]], list[str], Union[float, None]], Workers]
+
+
+class _ProcessWorkers:
+    """Worker processes on this machine (spawned: no state shared with the parent)."""
+
+    def __init__(self, slots: int, variant_spec: str | dict[str, Any], specs: list[str], timeout: float | None) -> None:
+        self.slots = slots
+        self.finished: queue.Queue[_Played | BaseException] = queue.Queue()
+        context = multiprocessing.get_context("spawn")
+        self.pool = context.Pool(slots, initializer=_start_worker, initargs=(variant_spec, specs, timeout))
+
+    def submit(self, job: _Job) -> None:
+        self.pool.apply_async(_run_job, (job,), callback=self.finished.put, error_callback=self.finished.put)
+
+    def next(self, timeout: float) -> _Played | None:
+        try:
+            item = self.finished.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+    def close(self) -> None:
+        self.pool.close()
+        self.pool.join()
+
+    def terminate(self) -> None:
+        self.pool.terminate()
+        self.pool.join()
 
 
 def _prepare(folder: Path, settings: dict[str, Any], resume: bool) -> dict[int, GameRecord]:
