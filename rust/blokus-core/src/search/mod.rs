@@ -300,6 +300,29 @@ impl Search {
     /// Searches from the root within `budget`, asking `go_on` now and then (every 20 ms or so,
     /// from one thread) whether to continue; returns the analysis of the root.
     pub fn run(&mut self, budget: Budget, go_on: &mut dyn FnMut() -> bool) -> Analysis {
+        let (seed, threads) = (self.config.seed, self.config.threads.max(1));
+        self.searched(budget, |context, runs| {
+            let mut first = Worker::new(context, game_seed(seed, runs));
+            first.expand_root();
+            std::thread::scope(|s| {
+                for k in 1..threads {
+                    let seed = game_seed(seed, runs ^ (k as u64) << 40);
+                    s.spawn(move || Worker::new(context, seed).run(&mut || true));
+                }
+                first.run(go_on);
+                context.stop.store(true, Ordering::Relaxed);
+            });
+            context.started.load(Ordering::Relaxed).min(context.most)
+        })
+    }
+
+    /// Runs `search` (which returns the simulations done) on the tree from the root within
+    /// `budget`, and gives the analysis of the root after it.
+    fn searched(
+        &mut self,
+        budget: Budget,
+        search: impl FnOnce(&Context<'_>, u64) -> u64,
+    ) -> Analysis {
         let start = Instant::now();
         let Some(root_board) = self.root.clone() else {
             return self.analysis(0, 0.0);
@@ -309,7 +332,6 @@ impl Search {
             return self.analysis(0, 0.0);
         }
         self.runs += 1;
-        let threads = self.config.threads.max(1);
         let context = Context {
             t: &self.t,
             config: self.config,
@@ -323,18 +345,7 @@ impl Search {
                 .map(|s| start + Duration::from_secs_f64(s.clamp(0.0, 1e9))),
             most: budget.simulations.unwrap_or(u64::MAX),
         };
-        let mut first = Worker::new(&context, game_seed(self.config.seed, self.runs));
-        first.expand_root();
-        std::thread::scope(|s| {
-            for k in 1..threads {
-                let context = &context;
-                let seed = game_seed(self.config.seed, self.runs ^ (k as u64) << 40);
-                s.spawn(move || Worker::new(context, seed).run(&mut || true));
-            }
-            first.run(go_on);
-            context.stop.store(true, Ordering::Relaxed);
-        });
-        let done = context.started.load(Ordering::Relaxed).min(context.most);
+        let done = search(&context, self.runs);
         self.tree = context
             .tree
             .into_inner()
@@ -422,35 +433,10 @@ impl Search {
         batch_size: usize,
         evaluate: &mut Evaluator<'_>,
     ) -> Analysis {
-        let start = Instant::now();
-        let Some(root_board) = self.root.clone() else {
-            return self.analysis(0, 0.0);
-        };
-        let root = *root_board.position();
-        if root.is_game_over() {
-            return self.analysis(0, 0.0);
-        }
-        self.runs += 1;
-        let context = Context {
-            t: &self.t,
-            config: self.config,
-            root: &root,
-            last: root_board.moves().last(),
-            tree: Mutex::new(std::mem::replace(&mut self.tree, Tree::new())),
-            started: AtomicU64::new(0),
-            stop: AtomicBool::new(false),
-            deadline: budget
-                .seconds
-                .map(|s| start + Duration::from_secs_f64(s.clamp(0.0, 1e9))),
-            most: budget.simulations.unwrap_or(u64::MAX),
-        };
-        let mut worker = Worker::new(&context, game_seed(self.config.seed, self.runs));
-        let done = worker.run_evaluated(batch_size.max(1), evaluate);
-        self.tree = context
-            .tree
-            .into_inner()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        self.analysis(done, start.elapsed().as_secs_f64())
+        let seed = self.config.seed;
+        self.searched(budget, |context, runs| {
+            Worker::new(context, game_seed(seed, runs)).run_evaluated(batch_size.max(1), evaluate)
+        })
     }
 }
 
