@@ -86,8 +86,9 @@ def main() -> int:
     ap.add_argument("--pentobi", default="pentobi-gtp")
     ap.add_argument(
         "--bot",
-        default="mcts:seconds=0.5",
-        help="our engine; at equal time its seconds only count until Pentobi has moved",
+        default="mcts:seconds=0.05",
+        help="our engine; at equal time its seconds count only until Pentobi has moved (keep them small:"
+        " a first move of a match may come before)",
     )
     ap.add_argument("--bot-3d", default="mcts:seconds=0.2", help="our engine against the greedy bots (no clock)")
     ap.add_argument("--out", default="strength-games", help="folder for the games, one subfolder per row")
