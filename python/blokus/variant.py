@@ -115,7 +115,17 @@ class Variant:
     def from_file(cls, path: str | PathLike[str]) -> Variant:
         """Reads a spec from a ``.toml`` or ``.json`` file.
 
-        >>> v = Variant.from_file("examples/mini.toml")
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "mini.toml")
+        >>> with open(path, "w") as f:
+        ...     _ = f.write('''id = "mini"
+        ... colors = ["Purple", "Orange"]
+        ... players = [[0], [1]]
+        ... start_points = [["c6"], ["f3"]]
+        ... board = { geometry = "square", width = 8, height = 8 }
+        ... pieces = { only = ["1", "2", "V3", "O"] }
+        ... ''')
+        >>> v = Variant.from_file(path)
         >>> v.id, v.start_points()
         ('mini', [['c6'], ['f3']])
         """
