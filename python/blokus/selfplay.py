@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 import numpy as np
 
@@ -21,6 +21,22 @@ from blokus.variant import Variant, VariantLike, variant
 
 if TYPE_CHECKING:
     import numpy.typing as npt
+
+
+_T = TypeVar("_T")
+
+
+def _parts(items: object, kind: type[_T], name: str) -> list[_T]:
+    """The non-empty list of ``kind`` in the iterable argument ``name``, or a clear error."""
+    if isinstance(items, (kind, str, bytes)) or not isinstance(items, Iterable):
+        raise InvalidTypeError(f"{name} must be an iterable of {kind.__name__}, not {type(items).__name__}", name)
+    parts = list(items)
+    if not parts:
+        raise InvalidArgumentError(f"{name} is empty: there is nothing to join", name)
+    for k, p in enumerate(parts):
+        if not isinstance(p, kind):
+            raise InvalidTypeError(f"{name}[{k}] is a {type(p).__name__}, not a {kind.__name__}", name)
+    return parts
 
 
 @dataclass(frozen=True)
@@ -113,16 +129,7 @@ class SelfplayResult:
         >>> SelfplayResult.concat(parts).plies.tolist() == selfplay("duo", games=5, seed=1).plies.tolist()
         True
         """
-        if isinstance(results, (SelfplayResult, str, bytes)) or not isinstance(results, Iterable):
-            raise InvalidTypeError(
-                f"results must be an iterable of SelfplayResult, not {type(results).__name__}", "results"
-            )
-        parts = list(results)
-        if not parts:
-            raise InvalidArgumentError("results is empty: there is no variant to join no results in", "results")
-        for k, r in enumerate(parts):
-            if not isinstance(r, SelfplayResult):
-                raise InvalidTypeError(f"results[{k}] is a {type(r).__name__}, not a SelfplayResult", "results")
+        parts = _parts(results, SelfplayResult, "results")
         v = parts[0].variant
         for k, r in enumerate(parts):
             if r.variant != v:
@@ -200,16 +207,8 @@ class SelfplaySummary:
         >>> whole.games, whole.points_sum == selfplay("duo", games=10, seed=1).summary().points_sum
         (10, True)
         """
-        if isinstance(summaries, SelfplaySummary) or not isinstance(summaries, Iterable):
-            raise InvalidTypeError(
-                f"summaries must be an iterable of SelfplaySummary, not {type(summaries).__name__}", "summaries"
-            )
-        parts = list(summaries)
-        if not parts:
-            raise InvalidArgumentError("summaries is empty: there is no variant to merge", "summaries")
+        parts = _parts(summaries, SelfplaySummary, "summaries")
         for k, s in enumerate(parts):
-            if not isinstance(s, SelfplaySummary):
-                raise InvalidTypeError(f"summaries[{k}] is a {type(s).__name__}, not a SelfplaySummary", "summaries")
             if s.variant != parts[0].variant:
                 raise InvalidArgumentError(
                     f"summaries[{k}] is of variant {s.variant.id}, summaries[0] of {parts[0].variant.id}",

@@ -826,23 +826,15 @@ impl SearchCore {
         }
         let asked = Instant::now();
         let search = &mut self.search;
-        let mut interrupted = None;
-        let analysis = py.detach(|| {
+        let analysis = interruptible(py, |go_on| {
             search.set_board(&board.board);
-            search.run(
-                budget_from(simulations, seconds, asked),
-                &mut || match Python::attach(|py| py.check_signals()) {
-                    Ok(()) => true,
-                    Err(e) => {
-                        interrupted = Some(e);
-                        false
-                    }
-                },
-            )
-        });
-        if let Some(e) = interrupted {
-            return Err(e);
-        }
+            let mut stopped = false;
+            let analysis = search.run(budget_from(simulations, seconds, asked), &mut || {
+                stopped = !go_on();
+                !stopped
+            });
+            (!stopped).then_some(analysis)
+        })?;
         Ok(analysis_info(&analysis))
     }
 }
