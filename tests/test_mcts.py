@@ -156,6 +156,38 @@ def test_a_bad_evaluator_is_a_clear_error() -> None:
         MctsBot(simulations=10, evaluator=fails).choose(Board("duo"))
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("exploration", float("nan"), "exploration must be a finite number"),
+        ("margin_weight", float("inf"), "margin_weight must be a finite number"),
+        ("max_children", -1, "max_children must be 1 to 4294967295, not -1"),
+        ("tournament", 2.5, "tournament must be an integer, not float"),
+        ("prior_weights", [1.0, "x"], r"prior_weights\[1\] must be a number, not str"),
+    ],
+)
+def test_a_bad_search_option_is_refused_when_the_bot_is_made(option: str, value: Any, message: str) -> None:
+    tuning: dict[str, Any] = {option: value}
+    with pytest.raises(blokus.BlokusError, match=message):
+        MctsBot(simulations=10, **tuning)
+
+
+def test_a_search_option_the_search_cannot_take_is_a_clear_error() -> None:
+    with pytest.raises(blokus.BlokusError, match="prior_weights: 2 numbers for 7 features"):
+        MctsBot(simulations=10, prior_weights=[1.0, 2.0]).choose(Board("duo"))
+    with pytest.raises(blokus.BlokusError, match="exploration must be finite, not NaN"):
+        _blokus_search(exploration=float("nan"))
+    with pytest.raises(blokus.BlokusError, match="max_children must be a whole number from 0 to 4294967295"):
+        _blokus_search(max_children=-1)
+
+
+def _blokus_search(**options: object) -> object:
+    """The binding's search, made directly (as the bot makes it, without its checks)."""
+    from blokus import _blokus
+
+    return _blokus.SearchCore(blokus.Variant("duo")._tables, options=options)
+
+
 def test_greedy_breaks_ties_by_the_positional_score() -> None:
     board = Board("duo")
     move = GreedyBot(seed=1).choose(board)

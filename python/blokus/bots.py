@@ -30,6 +30,7 @@ Two optional attributes extend the protocol, and every built-in bot has them:
 from __future__ import annotations
 
 import inspect
+import math
 import random
 import re
 import shlex
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from blokus import _arguments
 from blokus.board import Board, Move, _moves_of
 from blokus.errors import GameOverError, InvalidBotSpecError
 
@@ -385,7 +387,7 @@ class MctsBot:
         self.seconds = None if seconds is None else float(seconds)
         self.simulations = simulations
         self.threads = threads
-        self._tuning = {k: _TUNING[k](v) for k, v in tuning.items()}
+        self._tuning = {k: _TUNING[k](v, k) for k, v in tuning.items()}
         # Piece weights are given by piece name; the search takes them by index.
         self._piece_tuning = {
             k: self._tuning.pop(k) for k in ("piece_weights", "playout_piece_weights") if k in self._tuning
@@ -493,19 +495,32 @@ class MctsBot:
 
 
 #: The tuning options of :class:`MctsBot` and their types.
-_TUNING: dict[str, Callable[[Any], Any]] = {
-    "exploration": float,
-    "first_play_reduction": float,
-    "rave_equivalence": float,
-    "expand_after": int,
-    "max_children": int,
-    "prior_weights": lambda w: [float(x) for x in w],
-    "piece_weights": lambda w: {str(k): float(x) for k, x in dict(w).items()},
-    "playout_piece_weights": lambda w: {str(k): float(x) for k, x in dict(w).items()},
-    "size_bias": float,
-    "margin_weight": float,
-    "max_nodes": int,
-    "tournament": int,
+def _real(value: Any, name: str) -> float:
+    return _arguments.number(value, name, -math.inf, math.inf)
+
+
+def _reals(values: Any, name: str) -> list[float]:
+    return [_real(x, f"{name}[{i}]") for i, x in enumerate(values)]
+
+
+def _by_piece(values: Any, name: str) -> dict[str, float]:
+    return {str(k): _real(x, f"{name}[{k!r}]") for k, x in dict(values).items()}
+
+
+#: The search's tuning options, each with how its value is read (checked, never cast).
+_TUNING: dict[str, Callable[[Any, str], Any]] = {
+    "exploration": _real,
+    "first_play_reduction": _real,
+    "rave_equivalence": _real,
+    "expand_after": lambda v, name: _arguments.in_range(v, name, 0, 2**32 - 1),
+    "max_children": lambda v, name: _arguments.in_range(v, name, 1, 2**32 - 1),
+    "prior_weights": _reals,
+    "piece_weights": _by_piece,
+    "playout_piece_weights": _by_piece,
+    "size_bias": _real,
+    "margin_weight": _real,
+    "max_nodes": lambda v, name: _arguments.in_range(v, name, 1, 2**32 - 1),
+    "tournament": lambda v, name: _arguments.in_range(v, name, 1, 255),
 }
 
 

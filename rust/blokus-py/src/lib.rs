@@ -849,6 +849,22 @@ fn budget_from(simulations: Option<u64>, seconds: Option<f64>, asked: Instant) -
     }
 }
 
+/// A whole-number search option from 0 to `max` (which `T` holds), or an error naming it.
+fn whole<T: TryFrom<u64>>(
+    py: Python<'_>,
+    key: &str,
+    value: &Bound<'_, PyAny>,
+    max: u64,
+) -> PyResult<T> {
+    let bad =
+        || Class::InvalidArgument.err(py, format!("{key} must be a whole number from 0 to {max}"));
+    let n: u64 = value.extract().map_err(|_| bad())?;
+    if n > max {
+        return Err(bad());
+    }
+    T::try_from(n).map_err(|_| bad())
+}
+
 /// Sets the field `key` of a search configuration from a Python value.
 fn set_search_option(
     py: Python<'_>,
@@ -856,18 +872,24 @@ fn set_search_option(
     key: &str,
     value: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
-    let number = || -> PyResult<f32> { value.extract::<f32>() };
-    let count = || -> PyResult<usize> { value.extract::<usize>() };
+    let number = || -> PyResult<f32> {
+        let x = value.extract::<f32>()?;
+        if !x.is_finite() {
+            return Err(Class::InvalidArgument.err(py, format!("{key} must be finite, not {x}")));
+        }
+        Ok(x)
+    };
+    let count = || -> PyResult<usize> { whole(py, key, value, u32::MAX.into()) };
     match key {
         "exploration" => config.exploration = number()?,
         "first_play_reduction" => config.first_play_reduction = number()?,
         "rave_equivalence" => config.rave_equivalence = number()?,
-        "expand_after" => config.expand_after = value.extract()?,
+        "expand_after" => config.expand_after = whole(py, key, value, u32::MAX.into())?,
         "max_children" => config.max_children = count()?,
         "size_bias" => config.playout.size_bias = number()?,
         "margin_weight" => config.margin_weight = number()?,
         "max_nodes" => config.max_nodes = count()?,
-        "tournament" => config.playout.tournament = value.extract()?,
+        "tournament" => config.playout.tournament = whole(py, key, value, u8::MAX.into())?,
         "prior_weights" => {
             let w: Vec<f32> = value.extract()?;
             config.prior_weights = w.try_into().map_err(|w: Vec<f32>| {

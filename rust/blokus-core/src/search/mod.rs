@@ -69,7 +69,9 @@ pub struct SearchConfig {
     pub rave_equivalence: f32,
     /// A leaf is expanded once this many simulations have reached it (0: at once).
     pub expand_after: u32,
-    /// The most moves kept at a node: those of the highest priors.
+    /// The most moves kept at a node: those of the highest priors. Fewer make a short search
+    /// spend its simulations on the likely moves, which pays where the priors are good:
+    /// [`SearchConfig::for_variant`] keeps 16 on square boards, the default 64 elsewhere.
     pub max_children: usize,
     /// Weights of a move's [`Features`] (in the order of [`Features::vector`]) in its prior:
     /// `exp(prior_weights . features + piece_weights[piece])`, normalised over the moves kept.
@@ -139,11 +141,17 @@ const SQUARE_PIECE_WEIGHTS: &[(&str, f32)] = &[
 ];
 
 impl SearchConfig {
-    /// The defaults, with the piece weights of `v`'s piece set.
+    /// The defaults, with what is known of `v`'s geometry: on square boards the piece weights
+    /// of the standard pieces and 16 moves kept at a node (the priors there are learned, and
+    /// the searches of equal time per move against Pentobi's levels score higher with 16 than
+    /// with 64; on Trigon's boards, whose priors are not, lower).
     pub fn for_variant(v: &Variant) -> SearchConfig {
         let mut config = SearchConfig::default();
         let table: &[(&str, f32)] = match v.geometry {
-            crate::geometry::Geometry::Square => SQUARE_PIECE_WEIGHTS,
+            crate::geometry::Geometry::Square => {
+                config.max_children = 16;
+                SQUARE_PIECE_WEIGHTS
+            }
             _ => &[],
         };
         for (p, piece) in v.pieces.iter().enumerate() {
