@@ -8,6 +8,7 @@ players, next to the goal of issue #19.
 
     python benches/strength.py                       # every row, the issue's numbers of games
     python benches/strength.py --rows duo-l1 duo-l3 --games 20 --jobs 2 --markdown out.md
+    python benches/strength.py --rows duo-l3 --bot mcts:seconds=0.05,max_children=24   # a tuning
 
 Needs ``pentobi-gtp`` on the path (or ``--pentobi PATH``) for every row but Blokus 3D. The games
 are kept under ``--out`` (one folder per row; ``--resume`` goes on with them).

@@ -138,11 +138,22 @@ def test_specs() -> None:
     assert bots.gtp_command("gtp:'my engine' --level 3") == ["my engine", "--level", "3"]
 
 
+def test_a_spec_tunes_the_search() -> None:
+    board = Board("duo")
+    wide = bots.from_spec("mcts:simulations=200,seed=1,max_children=64").analyse(board)
+    narrow = bots.from_spec("mcts:simulations=200,seed=1,max_children=3").analyse(board)
+    assert len([m for m in wide.moves if m.visits > 0]) > 3
+    assert len([m for m in narrow.moves if m.visits > 0]) == 3
+    assert set(bots.MctsBot.spec_tuning) <= set(bots._TUNING)
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
         ("mcts:seconds=-1", "seconds must be a positive number, not -1"),
-        ("mcts:depth=3", "bot 'mcts' has no option 'depth'"),
+        ("mcts:depth=3", "bot 'mcts' has no option 'depth' \\(its options: seconds, .*, exploration, "),
+        ("mcts:max_children=0", "max_children must be 1 to 4294967295, not 0"),
+        ("mcts:exploration=x", "exploration must be a number, not str"),
         ("minimax", "unknown bot 'minimax'.*gtp:COMMAND"),
         ("greedy:depth=3", "bot 'greedy' has no option 'depth' \\(its options: seed\\)"),
         ("greedy:seed", "an option is key=value, not 'seed'"),

@@ -36,7 +36,7 @@ import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -356,6 +356,19 @@ class MctsBot:
     """
 
     name = "mcts"
+    #: The tuning options a bot spec can give (those of one number):
+    #: ``mcts:seconds=0.1,max_children=24``.
+    spec_tuning: ClassVar[tuple[str, ...]] = (
+        "exploration",
+        "first_play_reduction",
+        "rave_equivalence",
+        "expand_after",
+        "max_children",
+        "size_bias",
+        "margin_weight",
+        "max_nodes",
+        "tournament",
+    )
 
     def __init__(
         self,
@@ -389,7 +402,7 @@ class MctsBot:
         self.threads = threads
         self._tuning = {k: _TUNING[k](v, k) for k, v in tuning.items()}
         # Piece weights are given by piece name; the search takes them by index.
-        self._piece_tuning = {
+        self._piece_tuning: dict[str, Any] = {
             k: self._tuning.pop(k) for k in ("piece_weights", "playout_piece_weights") if k in self._tuning
         }
         self._search: tuple[_blokus.TablesCore, _blokus.SearchCore] | None = None
@@ -491,10 +504,11 @@ class MctsBot:
             f"{k}={v!r}" for k, v in [("seconds", self.seconds), ("simulations", self.simulations)] if v is not None
         ]
         options += [f"threads={self.threads}", f"seed={self._seed!r}"]
+        tuning: dict[str, Any] = {**self._tuning, **self._piece_tuning}
+        options += [f"{k}={v!r}" for k, v in tuning.items()]
         return f"MctsBot({', '.join(options)})"
 
 
-#: The tuning options of :class:`MctsBot` and their types.
 def _real(value: Any, name: str) -> float:
     return _arguments.number(value, name, -math.inf, math.inf)
 
@@ -640,9 +654,11 @@ def from_spec(spec: str, *, timeout: float | None = 60.0) -> Bot:
             f"unknown bot {name!r} (built in: {', '.join(BOTS)}; a GTP engine is 'gtp:COMMAND' or a command line)"
         )
     params = inspect.signature(factory).parameters
+    named = [k for k, p in params.items() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    takes = [*named, *getattr(factory, "spec_tuning", ())]
     for key in options:
-        if key not in params:
-            known = ", ".join(params) or "none"
+        if key not in takes:
+            known = ", ".join(takes) or "none"
             raise InvalidBotSpecError(f"bot {name!r} has no option {key!r} (its options: {known})")
     try:
         return factory(**options)
