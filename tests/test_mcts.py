@@ -159,8 +159,8 @@ def test_a_bad_evaluator_is_a_clear_error() -> None:
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [
-        ("exploration", float("nan"), "exploration must be a finite number"),
-        ("margin_weight", float("inf"), "margin_weight must be a finite number"),
+        ("exploration", float("nan"), "exploration must be a finite number, not nan"),
+        ("margin_weight", float("inf"), "margin_weight must be a finite number, not inf"),
         ("max_children", -1, "max_children must be 1 to 4294967295, not -1"),
         ("tournament", 2.5, "tournament must be an integer, not float"),
         ("prior_weights", [1.0, "x"], r"prior_weights\[1\] must be a number, not str"),

@@ -78,14 +78,14 @@ def choice(value: object, name: str, options: tuple[str, ...]) -> str:
 
 
 def number(value: object, name: str, low: float, high: float) -> float:
-    """A finite real number (an int or a float, not a bool) in ``(low, high]``."""
+    """A finite real number (an int or a float, not a bool) in ``(low, high]`` (unbounded with
+    infinite bounds)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise InvalidTypeError(f"{name} must be a number, not {type(value).__name__}", name)
     x = float(value) if not isinstance(value, int) or value.bit_length() < 1000 else math.inf
     if not (math.isfinite(x) and low < x <= high):
-        raise InvalidArgumentError(
-            f"{name} must be a finite number above {low:g}, at most {high:g}, not {shown(value)}", name
-        )
+        bounds = "" if (low, high) == (-math.inf, math.inf) else f" above {low:g}, at most {high:g}"
+        raise InvalidArgumentError(f"{name} must be a finite number{bounds}, not {shown(value)}", name)
     return x
 
 
