@@ -34,6 +34,7 @@ import math
 import random
 import re
 import shlex
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -432,6 +433,7 @@ class MctsBot:
                 options[key] = [float(by_name.get(p.name, 0.0)) for p in board.variant.pieces]
             core = _blokus.SearchCore(tables, threads=self.threads, seed=seed, options=options)
             self._search = (tables, core)
+            _moves_of(board.variant)  # made once per variant: here, inside the first move's budget
         return self._search[1]
 
     def _budget(self, seconds: float | None) -> tuple[int | None, float | None]:
@@ -452,8 +454,12 @@ class MctsBot:
         (True, True)
         """
         _check_playing(board)
+        asked = time.perf_counter()
         simulations, budget = self._budget(seconds)
         core = self._core(board)
+        if budget is not None:
+            # The time counts from the call: making the search (a variant's first move) is in it.
+            budget = max(budget - (time.perf_counter() - asked), 0.0)
         if self.evaluator is None:
             moves, value, pv, _, _, _ = core.run(board._core, simulations, budget)
         else:
