@@ -317,6 +317,35 @@ class GreedyBot:
         return f"GreedyBot(seed={self._seed!r})"
 
 
+def _real(value: Any, name: str) -> float:
+    return _arguments.number(value, name, -math.inf, math.inf)
+
+
+def _reals(values: Any, name: str) -> list[float]:
+    return [_real(x, f"{name}[{i}]") for i, x in enumerate(values)]
+
+
+def _by_piece(values: Any, name: str) -> dict[str, float]:
+    return {str(k): _real(x, f"{name}[{k!r}]") for k, x in dict(values).items()}
+
+
+#: The search's tuning options, each with how its value is read (checked, never cast).
+_TUNING: dict[str, Callable[[Any, str], Any]] = {
+    "exploration": _real,
+    "first_play_reduction": _real,
+    "rave_equivalence": _real,
+    "expand_after": lambda v, name: _arguments.in_range(v, name, 0, 2**32 - 1),
+    "max_children": lambda v, name: _arguments.in_range(v, name, 1, 2**32 - 1),
+    "prior_weights": _reals,
+    "piece_weights": _by_piece,
+    "playout_piece_weights": _by_piece,
+    "size_bias": _real,
+    "margin_weight": _real,
+    "max_nodes": lambda v, name: _arguments.in_range(v, name, 1, 2**32 - 1),
+    "tournament": lambda v, name: _arguments.in_range(v, name, 1, 255),
+}
+
+
 class MctsBot:
     """Monte Carlo tree search in Rust: PUCT over a tree shared by ``threads`` threads (the GIL
     released), priors from cheap move features, values from playouts biased toward large
@@ -359,17 +388,7 @@ class MctsBot:
     name = "mcts"
     #: The tuning options a bot spec can give (those of one number):
     #: ``mcts:seconds=0.1,max_children=24``.
-    spec_tuning: ClassVar[tuple[str, ...]] = (
-        "exploration",
-        "first_play_reduction",
-        "rave_equivalence",
-        "expand_after",
-        "max_children",
-        "size_bias",
-        "margin_weight",
-        "max_nodes",
-        "tournament",
-    )
+    spec_tuning: ClassVar[tuple[str, ...]] = tuple(k for k, read in _TUNING.items() if read not in (_reals, _by_piece))
 
     def __init__(
         self,
@@ -513,35 +532,6 @@ class MctsBot:
         tuning: dict[str, Any] = {**self._tuning, **self._piece_tuning}
         options += [f"{k}={v!r}" for k, v in tuning.items()]
         return f"MctsBot({', '.join(options)})"
-
-
-def _real(value: Any, name: str) -> float:
-    return _arguments.number(value, name, -math.inf, math.inf)
-
-
-def _reals(values: Any, name: str) -> list[float]:
-    return [_real(x, f"{name}[{i}]") for i, x in enumerate(values)]
-
-
-def _by_piece(values: Any, name: str) -> dict[str, float]:
-    return {str(k): _real(x, f"{name}[{k!r}]") for k, x in dict(values).items()}
-
-
-#: The search's tuning options, each with how its value is read (checked, never cast).
-_TUNING: dict[str, Callable[[Any, str], Any]] = {
-    "exploration": _real,
-    "first_play_reduction": _real,
-    "rave_equivalence": _real,
-    "expand_after": lambda v, name: _arguments.in_range(v, name, 0, 2**32 - 1),
-    "max_children": lambda v, name: _arguments.in_range(v, name, 1, 2**32 - 1),
-    "prior_weights": _reals,
-    "piece_weights": _by_piece,
-    "playout_piece_weights": _by_piece,
-    "size_bias": _real,
-    "margin_weight": _real,
-    "max_nodes": lambda v, name: _arguments.in_range(v, name, 1, 2**32 - 1),
-    "tournament": lambda v, name: _arguments.in_range(v, name, 1, 255),
-}
 
 
 def playout_values(board: Board, playouts: int = 64, seed: int = 0) -> tuple[float, ...]:
