@@ -1,14 +1,18 @@
-"""Learns the weights of the search's move priors from its own searches.
+"""Learns the weights of the search's move priors, from its own searches or from a teacher's moves.
 
 The prior of a move is ``exp(weights . features)`` normalised over the legal moves (``Features``
 in the Rust crate). A long search spreads its visits over the moves it finds worth trying; this
 script plays games with such searches (their first moves at random among the best, for variety),
 records the features of every legal move and the visits the search gave each, and fits the
-weights that make the prior closest to the visit distribution (cross-entropy, plain gradient
-descent with a little L2). The weights it prints go into ``default_prior_weights`` in
-``rust/blokus-core/src/search/mod.rs``; a second round from the new weights refines them.
+weights that make the prior closest to the visit distribution (cross-entropy, Adam with a
+little L2). With ``--teacher COMMAND`` (a GTP engine, e.g. Pentobi) the target is instead the
+move the teacher chooses at every position of games it plays against the search (two opening
+moves at random among the largest pieces, for variety; seats alternating). The weights it
+prints go into ``SQUARES`` or ``TRIANGLES`` in ``rust/blokus-core/src/search/mod.rs``.
 
     python benches/learn_priors.py duo --games 40 --simulations 3000
+    python benches/learn_priors.py duo --games 300 \
+        --teacher "pentobi-gtp --nobook --noresign --quiet --game duo --level 6"
 """
 
 from __future__ import annotations
@@ -67,6 +71,42 @@ def record(
     return samples
 
 
+def record_teacher(
+    variant: str, games: int, teacher: str, seed: int
+) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float64]]]:
+    """(features of every legal move and its piece, 1 for the teacher's choice) at every
+    position of games the teacher plays against a short search."""
+    from blokus.gtp import Engine, GtpBot
+
+    rng = random.Random(seed)
+    v = blokus.Variant(variant)
+    piece_of = np.array([m.piece.index for m in (blokus.Move(v, i) for i in range(v.num_placements))])
+    largest = max(p.size for p in v.pieces)
+    samples = []
+    with GtpBot(Engine.popen(teacher.split()), seed=seed) as coach:
+        for g in range(games):
+            ours = MctsBot(seconds=0.02, seed=seed * 1000 + g)
+            coach.reset()
+            board = blokus.Board(variant)
+            while not board.is_game_over():
+                ids = board.legal_moves.ids()
+                choice = coach.choose(board)
+                if len(ids) > 1:
+                    features = board._core.features(ids.tolist())
+                    pieces = np.zeros((len(ids), len(v.pieces)), dtype=np.float32)
+                    pieces[np.arange(len(ids)), piece_of[ids]] = 1.0
+                    samples.append((np.hstack([features, pieces]), (ids == choice.id).astype(np.float64)))
+                if board.ply < 2:
+                    move = rng.choice([m for m in board.legal_moves if m.piece.size == largest])
+                elif board.turn is not None and board.turn % 2 == g % 2:
+                    move = choice
+                else:
+                    move = ours.choose(board)
+                board.push(move)
+            print(f"  game {g + 1}/{games}: {board.ply} moves, {len(samples)} positions", flush=True)
+    return samples
+
+
 def fit(
     samples: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float64]]], steps: int = 2000
 ) -> npt.NDArray[np.float64]:
@@ -102,12 +142,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights", type=float, nargs="*", help="the search's prior weights while recording")
     parser.add_argument("--piece-weights", default=None, help="and its piece weights, as name=weight,...")
+    parser.add_argument("--teacher", default=None, help="a GTP engine's command: learn its moves instead")
     args = parser.parse_args()
     start = time.time()
     pieces = None
     if args.piece_weights:
         pieces = {k: float(x) for k, x in (item.split("=") for item in args.piece_weights.split(","))}
-    samples = record(args.variant, args.games, args.simulations, args.seed, args.weights, pieces)
+    if args.teacher:
+        samples = record_teacher(args.variant, args.games, args.teacher, args.seed)
+    else:
+        samples = record(args.variant, args.games, args.simulations, args.seed, args.weights, pieces)
     print(f"{len(samples)} positions in {time.time() - start:.0f} s; fitting", flush=True)
     w = fit(samples)
     k = len(w) - len(blokus.Variant(args.variant).pieces)
