@@ -173,7 +173,7 @@ def test_a_bad_search_option_is_refused_when_the_bot_is_made(option: str, value:
 
 
 def test_a_search_option_the_search_cannot_take_is_a_clear_error() -> None:
-    with pytest.raises(blokus.BlokusError, match="prior_weights: 2 numbers for 7 features"):
+    with pytest.raises(blokus.BlokusError, match="prior_weights: 2 numbers for 9 features"):
         MctsBot(simulations=10, prior_weights=[1.0, 2.0]).choose(Board("duo"))
     with pytest.raises(blokus.BlokusError, match="exploration must be finite, not NaN"):
         _blokus_search(exploration=float("nan"))

@@ -21,6 +21,9 @@ pub(crate) struct Footprints {
     /// Per cell: the cells sharing an edge with it, then those touching it at a corner only,
     /// side by side (the pair of lines a placement's cell reads is fetched together).
     around: Vec<Around>,
+    /// Per cell: the cells at most two steps away, a step going to a cell that shares an edge
+    /// or a corner (the cell itself included).
+    near: Vec<Bits>,
 }
 
 /// A cell's edge and corner-only neighbours, on one 128-byte pair of lines.
@@ -48,16 +51,37 @@ impl Footprints {
             r[1] = u16::from(p.len);
             r[2..2 + p.cells().len()].copy_from_slice(p.cells());
         }
+        let step = |from: &Bits| {
+            let mut to = *from;
+            for x in from.iter() {
+                to |= edge[x] | corner[x];
+            }
+            to
+        };
+        let near = (0..edge.len())
+            .map(|x| {
+                let mut cell = Bits::EMPTY;
+                cell.insert(x);
+                step(&step(&cell))
+            })
+            .collect();
         Footprints {
             records,
             start,
             stride,
+            near,
             around: edge
                 .into_iter()
                 .zip(corner)
                 .map(|(e, c)| Around([e, c]))
                 .collect(),
         }
+    }
+
+    /// The cells at most two steps (through edges or corners) from `cell`, itself included.
+    #[inline(always)]
+    pub(crate) fn near(&self, cell: usize) -> &Bits {
+        &self.near[cell]
     }
 
     /// The footprint of placement `id`.

@@ -8,7 +8,7 @@ use crate::position::{Position, RuleState};
 use crate::tables::Tables;
 
 /// Number of features of a move.
-pub const NUM_FEATURES: usize = 7;
+pub const NUM_FEATURES: usize = 9;
 
 /// What a move does, in numbers (see each field); [`Features::vector`] lists them in this order.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -39,6 +39,13 @@ pub struct Features {
     /// Cells of the move touching (at an edge or a corner; a face in Blokus 3D) the piece
     /// placed last, by any colour: an answer to the last move.
     pub local: f32,
+    /// Flat boards: how many more cells the colour can reach after the move, a cell reached
+    /// if it is free, not forbidden to the colour and at most two steps (through edges or
+    /// corners) from one of its usable attach cells. Blokus 3D: 0.
+    pub reach: f32,
+    /// Flat boards: how many free cells the other players' colours reach (as above, by their
+    /// usable attach cells) no longer once the move is made. Blokus 3D: 0.
+    pub cut: f32,
 }
 
 impl Features {
@@ -52,6 +59,8 @@ impl Features {
             self.near_opponents,
             self.centre,
             self.local,
+            self.reach,
+            self.cut,
         ]
     }
 }
@@ -75,6 +84,20 @@ pub(crate) struct Scorer<'a> {
     own: Bits,
     /// The cells touching the piece put down last.
     near_last: Bits,
+    /// Flat boards: the free cells other players' colours reach, and the number the mover's
+    /// colour reaches (see [`Features::reach`]).
+    their_reach: Bits,
+    own_reach: u32,
+}
+
+/// The cells at most two steps from a cell of `from` (see [`Features::reach`]).
+#[inline(always)]
+fn reached(t: &Tables, from: &Bits) -> Bits {
+    let mut to = Bits::EMPTY;
+    for x in from.iter() {
+        to |= *t.placements.footprints.near(x);
+    }
+    to
 }
 
 impl<'a> Scorer<'a> {
@@ -96,6 +119,11 @@ impl<'a> Scorer<'a> {
                 beside_theirs.insert(usize::from(n));
             }
         }
+        let (mut their_reach, mut own_reach) = (Bits::EMPTY, 0);
+        if let RuleState::Corner(state) = &pos.rules {
+            their_reach = reached(t, &theirs) & !common.occupied;
+            own_reach = (reached(t, &own) & !state.forbidden[c]).count();
+        }
         let near_last = last.map_or(Bits::EMPTY, |last| {
             let masks = t.placements.footprints.masks(&t.placements.footprint(last));
             masks.edges | masks.corners
@@ -109,6 +137,8 @@ impl<'a> Scorer<'a> {
             beside_theirs,
             own,
             near_last,
+            their_reach,
+            own_reach,
         }
     }
 
@@ -127,6 +157,21 @@ impl<'a> Scorer<'a> {
         match &pos.rules {
             RuleState::Corner(state) => {
                 let fresh = masks.corners & !state.forbidden[c] & !state.attach[c];
+                // What the colour reaches from its attach cells after the move: those the move
+                // neither covers nor spoils, and the new ones.
+                let forbidden = state.forbidden[c] | masks.cells | masks.edges;
+                let attach = (self.own & !forbidden) | fresh;
+                let reach =
+                    (reached(t, &attach) & !forbidden).count() as f32 - self.own_reach as f32;
+                // The others lose the cells the move covers, and what only the attach cells it
+                // covers reached.
+                let covered = masks.cells & self.theirs;
+                let cut = if covered.is_empty() {
+                    count(self.their_reach & masks.cells)
+                } else {
+                    let still = reached(t, &(self.theirs & !masks.cells)) & !common.occupied;
+                    count(self.their_reach & !(still & !masks.cells))
+                };
                 let centre = if common.placed[c] < 4 {
                     closeness_to_centre(t, fp.cells)
                 } else {
@@ -141,6 +186,8 @@ impl<'a> Scorer<'a> {
                     near_opponents: count(masks.cells & self.beside_theirs),
                     centre,
                     local,
+                    reach,
+                    cut,
                 }
             }
             RuleState::Stacking(_) => {
@@ -174,6 +221,8 @@ impl<'a> Scorer<'a> {
                     near_opponents: raised as f32,
                     centre: 0.0,
                     local,
+                    reach: 0.0,
+                    cut: 0.0,
                 }
             }
         }

@@ -99,7 +99,7 @@ impl Default for SearchConfig {
             rave_equivalence: 300.0,
             expand_after: 1,
             max_children: 64,
-            prior_weights: [1.193, 0.273, 0.493, -1.060, 0.480, 3.261, 0.216],
+            prior_weights: [1.193, 0.273, 0.493, -1.060, 0.480, 3.261, 0.216, 0.0, 0.0],
             piece_weights: [0.0; MAX_PIECES],
             playout: PlayoutPolicy {
                 size_bias: 1.0,
@@ -113,49 +113,94 @@ impl Default for SearchConfig {
     }
 }
 
-/// Prior weights of the standard pieces by name, learned for the squares by
-/// `benches/learn_priors.py` (Duo, three rounds, 40 games of 3,000 simulations a move); pieces
-/// not named weigh 0.
-const SQUARE_PIECE_WEIGHTS: &[(&str, f32)] = &[
-    ("1", 0.955),
-    ("2", 0.205),
-    ("I3", -0.375),
-    ("V3", -0.813),
-    ("I4", -0.304),
-    ("L4", -1.028),
-    ("T4", -0.793),
-    ("O", -0.393),
-    ("Z4", -0.734),
-    ("F", 0.682),
-    ("I5", 0.027),
-    ("L5", -0.482),
-    ("N", 0.091),
-    ("P", -0.886),
-    ("T5", 0.265),
-    ("U", -0.413),
-    ("V5", -0.301),
-    ("W", 1.090),
-    ("X", 2.821),
-    ("Y", -0.101),
-    ("Z5", 0.485),
-];
+/// What is learned of a geometry's moves: the weights of the features and of the standard
+/// pieces by name (pieces not named weigh 0).
+struct Learned {
+    features: [f32; NUM_FEATURES],
+    pieces: &'static [(&'static str, f32)],
+}
+
+/// The squares' priors, learned by `benches/learn_priors.py --teacher` from the moves Pentobi's
+/// level 6 chose in 9,148 Duo positions.
+const SQUARES: Learned = Learned {
+    features: [
+        1.056, -0.040, -0.348, -0.610, 0.277, 0.546, 0.161, 0.170, 0.246,
+    ],
+    pieces: &[
+        ("1", 1.153),
+        ("2", 0.114),
+        ("I3", -0.550),
+        ("V3", -0.805),
+        ("I4", -0.500),
+        ("L4", -1.048),
+        ("T4", -0.734),
+        ("O", -0.503),
+        ("Z4", -0.516),
+        ("F", 0.539),
+        ("I5", -0.005),
+        ("L5", -0.449),
+        ("N", -0.060),
+        ("P", -0.518),
+        ("T5", 0.152),
+        ("U", -0.015),
+        ("V5", -0.164),
+        ("W", 0.840),
+        ("X", 2.887),
+        ("Y", -0.146),
+        ("Z5", 0.328),
+    ],
+};
+
+/// Trigon's priors, learned the same way from the moves Pentobi's level 5 chose in 4,403
+/// Trigon Two-Player positions.
+const TRIANGLES: Learned = Learned {
+    features: [
+        0.894, -0.224, 0.017, -0.795, 0.410, 3.357, 0.155, 0.082, 0.218,
+    ],
+    pieces: &[
+        ("1", 1.277),
+        ("2", 0.519),
+        ("I3", -0.339),
+        ("I4", -0.883),
+        ("C4", -0.697),
+        ("A4", -0.280),
+        ("I5", -0.767),
+        ("L5", -1.054),
+        ("C5", -1.549),
+        ("P5", -1.249),
+        ("F", 0.040),
+        ("A6", 0.182),
+        ("G", -0.256),
+        ("I6", 1.036),
+        ("L6", 0.200),
+        ("O", 0.738),
+        ("P6", 0.212),
+        ("S", 0.528),
+        ("V", 0.984),
+        ("W", 0.540),
+        ("X", 0.611),
+        ("Y", 0.206),
+    ],
+};
 
 impl SearchConfig {
-    /// The defaults, with what is known of `v`'s geometry: on square boards the piece weights
-    /// of the standard pieces and 16 moves kept at a node (the priors there are learned, and
-    /// the searches of equal time per move against Pentobi's levels score higher with 16 than
-    /// with 64; on Trigon's boards, whose priors are not, lower).
+    /// The defaults, with what is learned of `v`'s geometry: on square and Trigon boards the
+    /// weights of the priors' features and of the standard pieces, and on square boards 16
+    /// moves kept at a node (the searches of equal time per move against Pentobi's levels
+    /// score higher with 16 than with 64 there; on Trigon's boards, lower).
     pub fn for_variant(v: &Variant) -> SearchConfig {
         let mut config = SearchConfig::default();
-        let table: &[(&str, f32)] = match v.geometry {
+        let learned = match v.geometry {
             crate::geometry::Geometry::Square => {
                 config.max_children = 16;
-                SQUARE_PIECE_WEIGHTS
+                SQUARES
             }
-            _ => &[],
+            crate::geometry::Geometry::Triangle { .. } => TRIANGLES,
+            crate::geometry::Geometry::Cube => return config,
         };
+        config.prior_weights = learned.features;
         for (p, piece) in v.pieces.iter().enumerate() {
-            if let Some(&(_, w)) = table.iter().find(|(name, _)| *name == piece.name) {
+            if let Some(&(_, w)) = learned.pieces.iter().find(|(name, _)| *name == piece.name) {
                 config.piece_weights[p] = w;
             }
         }
