@@ -28,6 +28,21 @@ import blokus
 from blokus.bots import MctsBot
 
 
+def _piece_of(v: blokus.Variant) -> npt.NDArray[np.int64]:
+    """The piece (index) of every placement, by id."""
+    return np.array([m.piece.index for m in (blokus.Move(v, i) for i in range(v.num_placements))])
+
+
+def _inputs(
+    board: blokus.Board, ids: npt.NDArray[np.uint32], piece_of: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float32]:
+    """The features of each of `ids`, then one column per piece (for its weight)."""
+    features = board._core.features(ids.tolist())
+    pieces = np.zeros((len(ids), len(board.variant.pieces)), dtype=np.float32)
+    pieces[np.arange(len(ids)), piece_of[ids]] = 1.0
+    return np.hstack([features, pieces])
+
+
 def record(
     variant: str,
     games: int,
@@ -45,8 +60,7 @@ def record(
         tuning["prior_weights"] = weights
     if pieces is not None:
         tuning["piece_weights"] = pieces
-    v = blokus.Variant(variant)
-    piece_of = np.array([m.piece.index for m in (blokus.Move(v, i) for i in range(v.num_placements))])
+    piece_of = _piece_of(blokus.Variant(variant))
     for g in range(games):
         bot = MctsBot(simulations=simulations, seed=seed * 1000 + g, **tuning)  # type: ignore[arg-type]
         board = blokus.Board(variant)
@@ -56,11 +70,7 @@ def record(
             visits = {m.move.id: m.visits for m in a.moves}
             target = np.array([visits.get(int(i), 0) for i in ids], dtype=np.float64)
             if len(ids) > 1 and target.sum() > 0:
-                features = board._core.features(ids.tolist())
-                # One column per piece, for its weight.
-                pieces = np.zeros((len(ids), len(board.variant.pieces)), dtype=np.float32)
-                pieces[np.arange(len(ids)), piece_of[ids]] = 1.0
-                samples.append((np.hstack([features, pieces]), target / target.sum()))
+                samples.append((_inputs(board, ids, piece_of), target / target.sum()))
             # Early on, a move drawn among the well visited ones, so that games differ.
             if board.ply < 2 * board.variant.num_colors:
                 top = [m for m in a.moves if m.visits >= a.moves[0].visits / 4]
@@ -80,7 +90,7 @@ def record_teacher(
 
     rng = random.Random(seed)
     v = blokus.Variant(variant)
-    piece_of = np.array([m.piece.index for m in (blokus.Move(v, i) for i in range(v.num_placements))])
+    piece_of = _piece_of(v)
     largest = max(p.size for p in v.pieces)
     samples = []
     with GtpBot(Engine.popen(teacher.split()), seed=seed) as coach:
@@ -92,10 +102,7 @@ def record_teacher(
                 ids = board.legal_moves.ids()
                 choice = coach.choose(board)
                 if len(ids) > 1:
-                    features = board._core.features(ids.tolist())
-                    pieces = np.zeros((len(ids), len(v.pieces)), dtype=np.float32)
-                    pieces[np.arange(len(ids)), piece_of[ids]] = 1.0
-                    samples.append((np.hstack([features, pieces]), (ids == choice.id).astype(np.float64)))
+                    samples.append((_inputs(board, ids, piece_of), (ids == choice.id).astype(np.float64)))
                 if board.ply < 2:
                     move = rng.choice([m for m in board.legal_moves if m.piece.size == largest])
                 elif board.turn is not None and board.turn % 2 == g % 2:

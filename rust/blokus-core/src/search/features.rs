@@ -170,7 +170,7 @@ impl<'a> Scorer<'a> {
                     count(self.their_reach & masks.cells)
                 } else {
                     let still = reached(t, &(self.theirs & !masks.cells)) & !common.occupied;
-                    count(self.their_reach & !(still & !masks.cells))
+                    count(self.their_reach & (masks.cells | !still))
                 };
                 let centre = if common.placed[c] < 4 {
                     closeness_to_centre(t, fp.cells)

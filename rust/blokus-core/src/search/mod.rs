@@ -120,8 +120,8 @@ struct Learned {
     pieces: &'static [(&'static str, f32)],
 }
 
-/// The squares' priors, learned by `benches/learn_priors.py --teacher` from the moves Pentobi's
-/// level 6 chose in 9,148 Duo positions.
+/// The squares' priors, fitted (as `benches/learn_priors.py --teacher` does) to the moves
+/// Pentobi's level 6 chose in 9,148 Duo positions.
 const SQUARES: Learned = Learned {
     features: [
         1.056, -0.040, -0.348, -0.610, 0.277, 0.546, 0.161, 0.170, 0.246,
