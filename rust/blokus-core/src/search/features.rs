@@ -181,7 +181,7 @@ impl<'a> Scorer<'a> {
                     piece: fp.piece,
                     size,
                     gain: count(fresh),
-                    blocks: count(masks.cells & self.theirs),
+                    blocks: count(covered),
                     own_loss: count(masks.edges & self.own),
                     near_opponents: count(masks.cells & self.beside_theirs),
                     centre,
