@@ -49,10 +49,20 @@ impl<const W: usize> Columns<W> {
         }
     }
 
-    /// Whether candidate `i` is legal and of a piece in `available`.
+    /// Whether candidate `i` is legal and of a piece in `available`: [`Run::is_legal`] for a
+    /// candidate tested on its own, whose answer a branch takes. What is missing is gathered
+    /// in one integer rather than joined as three conditions: the compiler turns a join of
+    /// comparisons that a branch takes into a branch each, and for a drawn candidate each is
+    /// a coin toss the CPU mispredicts; one test is one branch. (In the loops over runs the
+    /// join stays, as no branch takes it there and it vectorises better.)
     #[inline(always)]
     fn is_legal(&self, i: usize, surface: &[u64; W], contact: &[u64; W], available: u32) -> bool {
-        self.run(i..i + 1).is_legal(0, surface, contact, available)
+        let run = self.run(i..i + 1);
+        let (unsupported, touching) = run.cells(0, surface, contact);
+        let missing = u32::from(unsupported != 0)
+            | u32::from(touching == 0)
+            | (!available >> run.piece[0] & 1);
+        missing == 0
     }
 
     /// The legal candidates of `range` (at most 64) whose piece is in `available`, bit `j` for
@@ -173,19 +183,20 @@ impl<const W: usize> Run<'_, W> {
     /// never overlap then) and a cube on a contact cell.
     #[inline(always)]
     fn is_legal(&self, i: usize, surface: &[u64; W], contact: &[u64; W], available: u32) -> bool {
+        let (unsupported, touching) = self.cells(i, surface, contact);
+        (unsupported == 0) & (touching != 0) & (available >> self.piece[i] & 1 != 0)
+    }
+
+    /// The bottoms of candidate `i` off the surface, and its cubes on contact cells.
+    #[inline(always)]
+    fn cells(&self, i: usize, surface: &[u64; W], contact: &[u64; W]) -> (u64, u64) {
         let mut unsupported = 0;
         let mut touching = 0;
         for w in 0..W {
             unsupported |= self.bottoms[w][i] & !surface[w];
             touching |= self.mask[w][i] & contact[w];
         }
-        // What is missing, gathered in one integer rather than joined as three conditions:
-        // the compiler turns `a & b & c` of comparisons into a branch each, and for a drawn
-        // candidate each is a coin toss the CPU mispredicts; one test is one branch.
-        let missing = u32::from(unsupported != 0)
-            | u32::from(touching == 0)
-            | (!available >> self.piece[i] & 1);
-        missing == 0
+        (unsupported, touching)
     }
 }
 
