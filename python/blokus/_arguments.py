@@ -89,6 +89,13 @@ def number(value: object, name: str, low: float, high: float) -> float:
     return x
 
 
+def flag(value: object, name: str) -> bool:
+    """A bool (numpy's included; not a number standing for one)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidTypeError(f"{name} must be True or False, not {shown(value)}", name)
+    return bool(value)
+
+
 def ids(values: object, name: str, length: int) -> npt.NDArray[np.int64]:
     """One integer per game as a contiguous int64 array: any integer dtype (an unsigned value
     too large for int64 is no placement and is refused), not floats, bools or strings."""

@@ -343,13 +343,14 @@ _TUNING: dict[str, Callable[[Any, str], Any]] = {
     "margin_weight": _real,
     "max_nodes": lambda v, name: _arguments.in_range(v, name, 1, 2**32 - 1),
     "tournament": lambda v, name: _arguments.in_range(v, name, 1, 255),
+    "local": _arguments.flag,
 }
 
 
 class MctsBot:
     """Monte Carlo tree search in Rust: PUCT over a tree shared by ``threads`` threads (the GIL
     released), priors from cheap move features, values from playouts biased toward large
-    pieces, one value per player (teams and ``classic_3``'s shared colour included), and the
+    pieces (and on flat boards toward answers to the last moves), one value per player (teams and ``classic_3``'s shared colour included), and the
     subtree of the moves played kept from one move to the next. Plays every variant.
 
     The budget per move is ``seconds`` or ``simulations``, whichever ends first (one second if
@@ -381,7 +382,8 @@ class MctsBot:
     The rest of the options tune the search (see ``SearchConfig`` in the Rust crate):
     ``exploration``, ``first_play_reduction``, ``rave_equivalence``, ``expand_after``, ``max_children``,
     ``prior_weights`` (one weight per move feature), ``piece_weights`` (piece name -> weight in
-    the prior), ``size_bias`` and ``playout_piece_weights`` (of the playouts),
+    the prior), ``size_bias``, ``playout_piece_weights`` and ``local`` (of the playouts: on flat
+    boards, whether a move covering the cells the other players' last moves opened is preferred),
     ``margin_weight`` and ``max_nodes``.
     """
 

@@ -890,6 +890,11 @@ fn set_search_option(
         "margin_weight" => config.margin_weight = number()?,
         "max_nodes" => config.max_nodes = count()?,
         "tournament" => config.playout.tournament = whole(py, key, value, u8::MAX.into())?,
+        "local" => {
+            config.playout.local = value.extract::<bool>().map_err(|_| {
+                Class::InvalidArgument.err(py, format!("{key} must be True or False"))
+            })?
+        }
         "prior_weights" => {
             let w: Vec<f32> = value.extract()?;
             config.prior_weights = w.try_into().map_err(|w: Vec<f32>| {

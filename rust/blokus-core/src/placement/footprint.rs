@@ -24,6 +24,8 @@ pub(crate) struct Footprints {
     /// Per cell: the cells at most two steps away, a step going to a cell that shares an edge
     /// or a corner (the cell itself included).
     near: Vec<Bits>,
+    /// Per cell: the cells of every placement that covers it.
+    span: Vec<Bits>,
 }
 
 /// A cell's edge and corner-only neighbours, on one 128-byte pair of lines.
@@ -65,11 +67,19 @@ impl Footprints {
                 step(&step(&cell))
             })
             .collect();
+        let mut span = vec![Bits::EMPTY; edge.len()];
+        for p in placements {
+            let cells = Bits::from_cells(p.cells().iter().map(|&x| usize::from(x)));
+            for &x in p.cells() {
+                span[usize::from(x)] |= cells;
+            }
+        }
         Footprints {
             records,
             start,
             stride,
             near,
+            span,
             around: edge
                 .into_iter()
                 .zip(corner)
@@ -78,10 +88,22 @@ impl Footprints {
         }
     }
 
+    /// The cells sharing an edge with `cell`.
+    #[inline(always)]
+    pub(crate) fn edges(&self, cell: usize) -> &Bits {
+        &self.around[cell].0[0]
+    }
+
     /// The cells at most two steps (through edges or corners) from `cell`, itself included.
     #[inline(always)]
     pub(crate) fn near(&self, cell: usize) -> &Bits {
         &self.near[cell]
+    }
+
+    /// The cells of every placement that covers `cell`.
+    #[inline(always)]
+    pub(crate) fn span(&self, cell: usize) -> &Bits {
+        &self.span[cell]
     }
 
     /// The footprint of placement `id`.

@@ -67,7 +67,21 @@ pub(crate) struct Engine<'t, const W: usize> {
     bias: SizeBias,
     tournament: u8,
     tournament_weights: [f32; 3],
+    /// Whether moves answer the other players' last moves ([`PlayoutPolicy::local`]).
+    local: bool,
+    /// The last [`RECENT`] moves, oldest first: their colour and the cells touching them at a
+    /// corner only (`recent_len` of them since the game was set).
+    recent: [(u8, Bits); RECENT],
+    recent_len: usize,
+    /// The moves of the colour to move that answer best, as [`Engine::answer`] finds them.
+    answers: Vec<(u32, u8)>,
 }
+
+/// How many of the last moves a playout answers ([`PlayoutPolicy::local`]).
+const RECENT: usize = 3;
+
+/// The most a move's answer counts ([`Engine::answer`]): more is no better.
+const MOST_LOCAL: u32 = 4;
 
 impl<'t, const W: usize> Engine<'t, W> {
     fn common(&self) -> &Common {
@@ -119,6 +133,10 @@ impl<'t, const W: usize> Engine<'t, W> {
             bias: SizeBias::new(t, PlayoutPolicy::UNIFORM),
             tournament: 1,
             tournament_weights: [0.0; 3],
+            local: false,
+            recent: [(0, Bits::EMPTY); RECENT],
+            recent_len: 0,
+            answers: Vec::new(),
         };
         e.reset();
         e
@@ -133,6 +151,7 @@ impl<'t, const W: usize> Engine<'t, W> {
         self.history.clear();
         self.history.extend_from_slice(&self.corner.forbidden);
         self.at_start = true;
+        self.recent_len = 0;
     }
 
     /// The game at `pos` (a position of the variant, reached by play or setup): each colour's
@@ -148,6 +167,7 @@ impl<'t, const W: usize> Engine<'t, W> {
         self.history.clear();
         self.history.extend_from_slice(&[Bits::EMPTY; MAX_COLORS]);
         self.at_start = false;
+        self.recent_len = 0;
         for c in 0..self.t.variant.num_colors() {
             self.avail[c] = self.ds.available(self.common.available[c]);
             if self.common.placed[c] > 0 {
@@ -161,6 +181,24 @@ impl<'t, const W: usize> Engine<'t, W> {
         Position {
             common: self.common,
             rules: RuleState::Corner(self.corner),
+        }
+    }
+
+    /// Takes `moves` (placement, colour; oldest first) as the last moves played before the
+    /// position the game was set to, for the answers to them ([`Engine::answer`]).
+    fn recall(&mut self, moves: &[(u32, u8)]) {
+        if !self.local {
+            return;
+        }
+        for &(id, c) in moves.iter().rev().take(RECENT).rev() {
+            let masks = self
+                .t
+                .placements
+                .footprints
+                .masks(&self.t.placements.footprint(id));
+            self.recent.rotate_left(1);
+            self.recent[RECENT - 1] = (c, masks.corners);
+            self.recent_len = (self.recent_len + 1).min(RECENT);
         }
     }
 
@@ -319,9 +357,16 @@ impl<'t, const W: usize> Engine<'t, W> {
         u64::from(lost)
     }
 
-    /// The move to play: [`Engine::pick`]'s, or with a tournament the best of several.
+    /// The move to play: an answer to the last moves ([`Engine::answer`]) if the policy
+    /// answers and there is one, else [`Engine::pick`]'s, or with a tournament the best of
+    /// several.
     #[inline(always)]
     fn choose(&mut self, rng: &mut Rng) -> Option<Pick> {
+        if self.local {
+            if let Some(id) = self.answer(rng) {
+                return Some(Pick::Id(id));
+            }
+        }
         let first = self.pick(rng)?;
         if self.tournament <= 1 {
             return Some(first);
@@ -343,6 +388,79 @@ impl<'t, const W: usize> Engine<'t, W> {
             }
         }
         Some(best)
+    }
+
+    /// A move that answers the other players' last moves, if one does: each cell it covers
+    /// counts 1 if it is an attach cell that one of the last [`RECENT`] moves of another player
+    /// gave its colour (one that colour may still use), or shares an edge with one (and is not
+    /// forbidden to that colour), and 2 if it is also an attach cell of the colour to move.
+    /// Among the legal moves of the highest count (at most [`MOST_LOCAL`]), one is drawn by
+    /// the size bias. Blocking where the opponents just opened is what players do, and what
+    /// random moves almost never do.
+    #[inline(always)]
+    fn answer(&mut self, rng: &mut Rng) -> Option<u32> {
+        let c = usize::from(self.common.to_move);
+        if c == usize::from(NO_COLOR) || self.common.placed[c] == 0 {
+            return None;
+        }
+        let t = self.t;
+        let v = &t.variant;
+        let me = &v.players[v.player_of(c, usize::from(self.common.placed[c]))];
+        let mut near = Bits::EMPTY;
+        for &(d, corners) in &self.recent[RECENT - self.recent_len..] {
+            let d = usize::from(d);
+            if d == c || me.contains(&d) {
+                continue;
+            }
+            let open = corners & self.corner.attach[d] & !self.corner.forbidden[d];
+            near |= open;
+            for x in open.iter() {
+                near |= *t.placements.footprints.edges(x) & !self.corner.forbidden[d];
+            }
+        }
+        if near.is_empty() {
+            return None;
+        }
+        let twice = near & self.corner.attach[c];
+        // Only the placements through live cells whose placements can reach a counted cell.
+        let mut through = Bits::EMPTY;
+        for a in self.live[c].iter() {
+            if t.placements.footprints.span(a).intersects(&near) {
+                through.insert(a);
+            }
+        }
+        let mut best = 1;
+        let mut answers = std::mem::take(&mut self.answers);
+        answers.clear();
+        self.for_each_move_through(&through, |id| {
+            let fp = t.placements.footprint(id);
+            let mut k = 0;
+            for &x in fp.cells {
+                let x = usize::from(x);
+                k += u32::from(near.contains(x)) + u32::from(twice.contains(x));
+            }
+            let k = k.min(MOST_LOCAL);
+            if k > best {
+                best = k;
+                answers.clear();
+            }
+            if k == best {
+                answers.push((id, fp.piece as u8));
+            }
+            true
+        });
+        let chosen = (!answers.is_empty()).then(|| {
+            let pieces = answers.iter().fold(0u32, |m, &(_, p)| m | 1 << p);
+            let largest = self.bias.largest(pieces);
+            loop {
+                let (id, piece) = answers[rng.below(answers.len() as u64) as usize];
+                if self.bias.accepts(rng, usize::from(piece), largest) {
+                    break id;
+                }
+            }
+        });
+        self.answers = answers;
+        chosen
     }
 
     /// A tournament's score of a move: its piece's weight and what its cells do to the
@@ -419,6 +537,11 @@ impl<'t, const W: usize> Engine<'t, W> {
             &masks,
         );
         self.history.extend_from_slice(&self.corner.forbidden);
+        if self.local {
+            self.recent.rotate_left(1);
+            self.recent[RECENT - 1] = (c as u8, masks.corners);
+            self.recent_len = (self.recent_len + 1).min(RECENT);
+        }
         // Cells forbidden to a colour are no longer attach cells of it; the caches near the
         // piece are left as they are.
         for d in 0..n {
@@ -442,9 +565,7 @@ impl<'t, const W: usize> Engine<'t, W> {
     /// colour's first piece, from the caches, each made exact as it is reached); stops early
     /// when `f` returns `false`, leaving the caches not reached as they were.
     #[inline(always)]
-    fn for_each_move<F: FnMut(u32) -> bool>(&mut self, mut f: F) -> bool {
-        let (t, full, ds) = (self.t, self.full, self.ds);
-        let n = t.variant.num_cells();
+    fn for_each_move<F: FnMut(u32) -> bool>(&mut self, f: F) -> bool {
         if self.common.to_move == NO_COLOR {
             return true;
         }
@@ -452,11 +573,23 @@ impl<'t, const W: usize> Engine<'t, W> {
         if self.common.placed[c] == 0 {
             return self.g.for_each_move(&self.common, &self.corner, c, f);
         }
-        // Each live cell is made exact, then listed. A placement through several live cells is
+        let live = self.live[c];
+        self.for_each_move_through(&live, f)
+    }
+
+    /// Calls `f` with every legal placement of the colour to move (which has a piece down)
+    /// through a cell of `cells` (of its live cells), each once, as [`Engine::for_each_move`]
+    /// does.
+    #[inline(always)]
+    fn for_each_move_through<F: FnMut(u32) -> bool>(&mut self, cells: &Bits, mut f: F) -> bool {
+        let (t, full, ds) = (self.t, self.full, self.ds);
+        let n = t.variant.num_cells();
+        let c = self.common.to_move as usize;
+        // Each cell is made exact, then listed. A placement through several of the cells is
         // listed from the first of them: the placements through cells already visited are
         // cleared first.
         let mut done = Bits::EMPTY;
-        for a in self.live[c].iter() {
+        for a in cells.iter() {
             if !self.refresh(c, a) {
                 continue;
             }
@@ -646,6 +779,10 @@ pub struct PlayoutPolicy {
     /// Weights of the new attach cells a move opens, of the other players' attach cells it
     /// covers, and of its own attach cells it spoils, in a tournament.
     pub tournament_weights: [f32; 3],
+    /// Flat boards: a move that covers the cells the other players' last moves opened (their
+    /// new attach cells and the cells beside them) is preferred to every other, the moves
+    /// covering the most such cells first; the weights above choose among them.
+    pub local: bool,
 }
 
 impl PlayoutPolicy {
@@ -655,6 +792,7 @@ impl PlayoutPolicy {
         piece_weights: [0.0; MAX_PIECES],
         tournament: 1,
         tournament_weights: [0.0; 3],
+        local: false,
     };
 }
 
@@ -799,12 +937,15 @@ impl<'t> Playout<'t> {
         each_game!(&mut game.0, e => e.bias = bias.clone());
         if let Game::W1(e) = &mut game.0 {
             (e.tournament, e.tournament_weights) = (policy.tournament, policy.tournament_weights);
+            e.local = policy.local;
         }
         if let Game::W2(e) = &mut game.0 {
             (e.tournament, e.tournament_weights) = (policy.tournament, policy.tournament_weights);
+            e.local = policy.local;
         }
         if let Game::W4(e) = &mut game.0 {
             (e.tournament, e.tournament_weights) = (policy.tournament, policy.tournament_weights);
+            e.local = policy.local;
         }
         game
     }
@@ -812,6 +953,17 @@ impl<'t> Playout<'t> {
     /// The game at `pos`, a position of the variant (from here, [`Playout::finish`] plays on).
     pub(crate) fn set_position(&mut self, pos: &Position) {
         each_game!(&mut self.0, e => e.set_position(pos))
+    }
+
+    /// Takes `moves` (placement, colour; oldest first) as the moves played last before the
+    /// position the game was set to, which the policy may answer.
+    pub(crate) fn recall(&mut self, moves: &[(u32, u8)]) {
+        match &mut self.0 {
+            Game::W1(e) => e.recall(moves),
+            Game::W2(e) => e.recall(moves),
+            Game::W4(e) => e.recall(moves),
+            Game::Plain(_) => {}
+        }
     }
 
     /// Plays the game on from where it is to the end by the playout's policy, appending each
@@ -1058,7 +1210,10 @@ impl<'t> Plain<'t> {
 
 #[cfg(test)]
 mod tests {
-    use super::Playout;
+    use std::collections::HashSet;
+
+    use super::{Game, Playout, PlayoutPolicy, MOST_LOCAL};
+    use crate::geometry::{Coord, Geometry};
     use crate::reference;
     use crate::rng::Rng;
     use crate::tables;
@@ -1128,6 +1283,154 @@ mod tests {
             assert_uniform(&label, &moves, 100, || {
                 game.clone().sample(&mut rng).unwrap()
             });
+        }
+    }
+
+    /// The most any legal move of the colour to move on `board` scores as an answer to the
+    /// last three moves (`Engine::answer`), each move's score worked out from the rules' notions
+    /// and the geometry's neighbour formulas: a cell counts if it touches one of those moves
+    /// of another player at a corner only, is free and shares no edge with that colour, or if
+    /// it shares an edge with such a cell and is free and shares no edge with that colour; it
+    /// counts twice if it also touches the colour to move at a corner.
+    fn best_answer(board: &crate::Board, legal: &[u32]) -> (u32, Vec<u32>) {
+        let t = board.tables();
+        let v = &t.variant;
+        let pos = board.position();
+        let c = pos.turn().unwrap();
+        let mine = &v.players[v.player_of(c, pos.placed(c))];
+        let at: std::collections::HashMap<_, _> =
+            v.cells.iter().enumerate().map(|(x, &k)| (k, x)).collect();
+        let colors = board.cell_colors();
+        let free = |k| at.get(&k).is_some_and(|&x| colors[x].is_none());
+        let touches = |k, d, by: fn(Geometry, Coord) -> Vec<Coord>| {
+            by(v.geometry, k)
+                .into_iter()
+                .any(|n| at.get(&n).is_some_and(|&x| colors[x] == Some(d)))
+        };
+        let mut near = HashSet::new();
+        let recent: Vec<(u32, usize)> = board.moves().zip(board.move_colors()).collect();
+        for &(m, d) in &recent[recent.len().saturating_sub(3)..] {
+            if d == c || mine.contains(&d) {
+                continue;
+            }
+            for &y in t.get(m).cells() {
+                for k in v.geometry.corner_neighbours(v.cells[usize::from(y)]) {
+                    if !free(k) || touches(k, d, Geometry::edge_neighbours) {
+                        continue;
+                    }
+                    near.insert(k);
+                    for e in v.geometry.edge_neighbours(k) {
+                        if free(e) && !touches(e, d, Geometry::edge_neighbours) {
+                            near.insert(e);
+                        }
+                    }
+                }
+            }
+        }
+        let scores: Vec<u32> = legal
+            .iter()
+            .map(|&m| {
+                let k: u32 = t
+                    .get(m)
+                    .cells()
+                    .iter()
+                    .map(|&x| v.cells[usize::from(x)])
+                    .filter(|k| near.contains(k))
+                    .map(|k| 1 + u32::from(touches(k, c, Geometry::corner_neighbours)))
+                    .sum();
+                k.min(MOST_LOCAL)
+            })
+            .collect();
+        (scores.iter().copied().max().unwrap_or(0), scores)
+    }
+
+    #[test]
+    fn answers_cover_the_most_cells_the_last_moves_opened() {
+        // Along random games, a playout set to each position (told the moves before it)
+        // answers with a move of the highest score there is, and with none when no move scores
+        // or when the colour to move has yet to put its first piece down.
+        let policy = PlayoutPolicy {
+            local: true,
+            ..PlayoutPolicy::UNIFORM
+        };
+        for id in [
+            "duo",
+            "classic",
+            "classic_2",
+            "classic_3",
+            "trigon",
+            "trigon_3",
+        ] {
+            let t = tables(id).unwrap();
+            let mut rng = Rng::new(31);
+            let mut answered = 0;
+            for _ in 0..2 {
+                let mut board = crate::Board::new(t.clone());
+                while let Some(m) = board.sample_move(&mut rng) {
+                    board.play(m).unwrap();
+                    if board.position().is_game_over() {
+                        break;
+                    }
+                    let c = board.position().turn().unwrap();
+                    let legal = reference::legal_moves(&t, board.position(), c);
+                    let (mut best, scores) = best_answer(&board, &legal);
+                    if board.position().placed(c) == 0 {
+                        best = 0; // a colour's first piece answers nothing
+                    }
+                    let mut game = Playout::with_policy(&t, policy);
+                    game.set_position(board.position());
+                    let recent: Vec<(u32, u8)> = board
+                        .moves()
+                        .zip(board.move_colors())
+                        .map(|(m, d)| (m, d as u8))
+                        .collect();
+                    game.recall(&recent);
+                    let answer = match &mut game.0 {
+                        Game::W1(e) => e.answer(&mut rng),
+                        Game::W2(e) => e.answer(&mut rng),
+                        Game::W4(e) => e.answer(&mut rng),
+                        Game::Plain(_) => unreachable!("{id} is a flat board"),
+                    };
+                    let label = format!("{id} after {} moves", board.ply());
+                    match answer {
+                        None => assert_eq!(best, 0, "{label}: a move scores {best}"),
+                        Some(a) => {
+                            let i = legal.binary_search(&a).expect("a legal answer");
+                            assert_eq!(scores[i], best, "{label}: answered {a}");
+                            answered += 1;
+                        }
+                    }
+                }
+            }
+            assert!(answered > 10, "{id}: answered {answered} times");
+        }
+    }
+
+    #[test]
+    fn playouts_that_answer_play_games_of_the_rules() {
+        // Games finished by the answering, size-biased policy (on every odd board, holes and
+        // shared start points included), replayed on a Board: every move legal, the same
+        // points.
+        let policy = PlayoutPolicy {
+            local: true,
+            size_bias: 1.0,
+            ..PlayoutPolicy::UNIFORM
+        };
+        for (id, t) in odd_variants() {
+            let mut game = Playout::with_policy(&t, policy);
+            let mut rng = Rng::new(9);
+            for _ in 0..3 {
+                game.reset();
+                let mut moves = Vec::new();
+                let points = game.finish(&mut rng, &mut moves);
+                let mut board = crate::Board::new(t.clone());
+                for &(m, c) in &moves {
+                    assert_eq!(board.position().turn(), Some(usize::from(c)), "{id}");
+                    board.play(m).unwrap_or_else(|e| panic!("{id}: {e}"));
+                }
+                assert!(board.position().is_game_over(), "{id}: the game ended");
+                assert_eq!(board.points(t.variant.scoring), points, "{id}");
+            }
         }
     }
 
