@@ -191,15 +191,19 @@ impl<'t, const W: usize> Engine<'t, W> {
             return;
         }
         for &(id, c) in moves.iter().rev().take(RECENT).rev() {
-            let masks = self
-                .t
-                .placements
-                .footprints
-                .masks(&self.t.placements.footprint(id));
-            self.recent.rotate_left(1);
-            self.recent[RECENT - 1] = (c, masks.corners);
-            self.recent_len = (self.recent_len + 1).min(RECENT);
+            let t = self.t;
+            let masks = t.placements.footprints.masks(&t.placements.footprint(id));
+            self.remember(c, masks.corners);
         }
+    }
+
+    /// Keeps a move of colour `c`, touching `corners` at a corner only, as the last of the
+    /// recent moves.
+    #[inline(always)]
+    fn remember(&mut self, c: u8, corners: Bits) {
+        self.recent.rotate_left(1);
+        self.recent[RECENT - 1] = (c, corners);
+        self.recent_len = (self.recent_len + 1).min(RECENT);
     }
 
     #[inline(always)]
@@ -538,9 +542,7 @@ impl<'t, const W: usize> Engine<'t, W> {
         );
         self.history.extend_from_slice(&self.corner.forbidden);
         if self.local {
-            self.recent.rotate_left(1);
-            self.recent[RECENT - 1] = (c as u8, masks.corners);
-            self.recent_len = (self.recent_len + 1).min(RECENT);
+            self.remember(c as u8, masks.corners);
         }
         // Cells forbidden to a colour are no longer attach cells of it; the caches near the
         // piece are left as they are.
