@@ -1,5 +1,6 @@
 //! Monte Carlo tree search for every variant: PUCT over a shared tree, priors from cheap move
-//! features, values from playouts biased toward large pieces, one value per player.
+//! features, values from playouts biased toward large pieces (and on flat boards toward
+//! answers to the last moves), one value per player.
 //!
 //! A simulation descends the tree from the root by [`tree::Tree::select`], plays the moves on a
 //! playout set to the root position, expands the leaf once it has been reached often enough
