@@ -149,6 +149,19 @@ def test_a_spec_tunes_the_search() -> None:
     assert not {"prior_weights", "piece_weights", "playout_piece_weights"} & set(bots.MctsBot.spec_tuning)
 
 
+def test_the_playouts_answer_unless_told_not_to() -> None:
+    board = Board("duo")
+    greedy = bots.GreedyBot(seed=1)
+    for _ in range(6):
+        board.push(greedy.choose(board))
+    plain = bots.from_spec("mcts:simulations=300,seed=1,local=false")
+    assert "local=False" in repr(plain)
+    answering = bots.MctsBot(simulations=300, seed=1)
+    # The same search but for the playouts' moves: the values found differ.
+    values = [[(m.move.id, m.visits, m.value) for m in bot.analyse(board).moves] for bot in (plain, answering)]
+    assert values[0] != values[1]
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
@@ -156,6 +169,7 @@ def test_a_spec_tunes_the_search() -> None:
         ("mcts:depth=3", "bot 'mcts' has no option 'depth' \\(its options: seconds, .*, exploration, "),
         ("mcts:max_children=0", "max_children must be 1 to 4294967295, not 0"),
         ("mcts:exploration=x", "exploration must be a number, not str"),
+        ("mcts:local=2", "local must be True or False, not 2"),
         ("minimax", "unknown bot 'minimax'.*gtp:COMMAND"),
         ("greedy:depth=3", "bot 'greedy' has no option 'depth' \\(its options: seed\\)"),
         ("greedy:seed", "an option is key=value, not 'seed'"),
