@@ -350,8 +350,9 @@ _TUNING: dict[str, Callable[[Any, str], Any]] = {
 class MctsBot:
     """Monte Carlo tree search in Rust: PUCT over a tree shared by ``threads`` threads (the GIL
     released), priors from cheap move features, values from playouts biased toward large
-    pieces (and on flat boards toward answers to the last moves), one value per player (teams and ``classic_3``'s shared colour included), and the
-    subtree of the moves played kept from one move to the next. Plays every variant.
+    pieces (and on flat boards toward answers to the last moves), one value per player (teams
+    and ``classic_3``'s shared colour included), and the subtree of the moves played kept from
+    one move to the next. Plays every variant.
 
     The budget per move is ``seconds`` or ``simulations``, whichever ends first (one second if
     neither is given); a ``seconds`` passed to :meth:`choose` (the match runner's equal time, a

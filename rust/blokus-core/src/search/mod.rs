@@ -400,14 +400,11 @@ impl Search {
             config: self.config,
             root: &root,
             last: root_board.moves().last(),
-            recent: {
-                let moves: Vec<(u32, u8)> = root_board
-                    .moves()
-                    .zip(root_board.move_colors())
-                    .map(|(id, c)| (id, c as u8))
-                    .collect();
-                moves[moves.len().saturating_sub(3)..].to_vec()
-            },
+            before: root_board
+                .moves()
+                .zip(root_board.move_colors())
+                .map(|(id, c)| (id, c as u8))
+                .collect(),
             tree: Mutex::new(std::mem::replace(&mut self.tree, Tree::new())),
             started: AtomicU64::new(0),
             stop: AtomicBool::new(false),
@@ -518,8 +515,8 @@ struct Context<'a> {
     root: &'a Position,
     /// The move played last before the root, if any.
     last: Option<u32>,
-    /// The last few moves before the root, with their colours, oldest first.
-    recent: Vec<(u32, u8)>,
+    /// The moves that led to the root, with their colours (the playouts answer the last).
+    before: Vec<(u32, u8)>,
     tree: Mutex<Tree>,
     /// Simulations begun.
     started: AtomicU64,
@@ -665,7 +662,7 @@ impl<'a> Worker<'a> {
     /// Sets the playout to the position at the end of `path`.
     fn reach(&mut self, path: &Path) {
         self.game.set_position(self.c.root);
-        self.game.recall(&self.c.recent);
+        self.game.recall(&self.c.before);
         for &id in &path.moves {
             self.game.play(id);
         }
