@@ -426,6 +426,46 @@ def _cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_gui(args: argparse.Namespace) -> int:
+    """The web GUI: a local server, its URL (with the access token) on the first line."""
+    from pathlib import Path
+
+    try:
+        from blokus.gui import server
+        from blokus.gui._session import HUMAN, Config, Session
+    except ModuleNotFoundError as e:
+        raise BlokusError(f"blokus gui needs {e.name}: pip install 'blokus[gui]'") from None
+    from blokus import sgf
+    from blokus.bots import is_gtp_spec
+
+    game = None
+    folder = Path(args.folder).resolve() if args.folder else None
+    if folder is not None and not folder.is_dir():
+        raise BlokusError(f"--folder {args.folder}: no such folder")
+    if args.open:
+        game = sgf.load(args.open)
+        folder = folder or Path(args.open).resolve().parent
+        v = game.variant
+    else:
+        v = _variant_arg(args.variant)
+    seats = [HUMAN] * v.num_players
+    gtp = set()
+    for item in args.seat or ():
+        number, eq, spec = item.partition("=")
+        if not eq or not number.strip().isdigit() or not 1 <= int(number) <= v.num_players:
+            raise BlokusError(f"--seat {item!r}: give N=SPEC with N a player from 1 to {v.num_players} (e.g. 2=greedy)")
+        seats[int(number) - 1] = spec.strip() or HUMAN
+        if is_gtp_spec(spec):
+            gtp.add(spec.strip())
+    config = Config(v, seats, game=game, folder=folder, gtp_specs=frozenset(gtp), analysis=args.analysis)
+    Session(config).close()  # bad seats and analysis specs are refused here, before the server starts
+    try:
+        server.run(config, host=args.host, port=args.port, open_browser=not args.no_browser)
+    except OSError as e:
+        raise BlokusError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    return 0
+
+
 def _ray_option(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument(
         "--ray",
@@ -608,6 +648,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--timeout", type=float, default=60.0, help="seconds a GTP engine has to answer (default 60)")
     _ray_option(p, "play the games on Ray actors (--jobs: actors; default one per CPU of the cluster)")
     p.set_defaults(run=_cmd_match)
+
+    p = sub.add_parser(
+        "gui",
+        help="play, watch and replay games in the browser (a local web server; needs blokus[gui])",
+        description="Start a local web server for playing, watching and replaying games in the browser; "
+        "the first line printed is the URL to open (it carries the access token).",
+    )
+    p.add_argument("--variant", "--game", "-g", default="duo", help="variant id, or a .toml/.json spec file")
+    p.add_argument(
+        "--seat",
+        action="append",
+        metavar="N=SPEC",
+        help="player N (from 1) is an engine: a built-in bot (2=mcts:seconds=1) or a GTP command line; repeat",
+    )
+    p.add_argument("--open", metavar="FILE", help="a .blksgf game to replay; files are saved in its folder")
+    p.add_argument("--folder", metavar="DIR", help="the folder the page may save and open game files in")
+    p.add_argument("--port", type=_integer(0, 65535), default=0, help="the port (default: any free one)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, this machine only)"
+    )
+    p.add_argument("--no-browser", action="store_true", help="do not open the browser")
+    p.add_argument(
+        "--analysis", default="mcts:seconds=1", help="the bot behind hints and analysis (default mcts:seconds=1)"
+    )
+    p.set_defaults(run=_cmd_gui)
 
     args = parser.parse_args(argv)
     try:
