@@ -67,7 +67,7 @@ class _Shapes:
             return [(-p[1], p[0], p[2]) for p in points]
         angle = math.pi / 2 if self.kind == "square" else math.pi / 3
         c, s = math.cos(angle), math.sin(angle)
-        turned = [(p[0] * c - p[1] * s, p[0] * s + p[1] * c) for p in points]
+        turned: list[_Point] = [(p[0] * c - p[1] * s, p[0] * s + p[1] * c) for p in points]
         if self.kind == "triangle":
             return [(x, y, 1.0 - p[2]) for (x, y), p in zip(turned, points)]
         return turned
@@ -110,13 +110,13 @@ def _pieces(v: Variant, shapes: _Shapes) -> list[dict[str, Any]]:
     by_piece: list[dict[tuple[_Point, ...], dict[str, Any]]] = [{} for _ in v.pieces]
     for pid in range(v.num_placements):
         cells = tables.placement_cells(pid)
-        piece = tables.placement_piece(pid)
+        number = tables.placement_piece(pid)
         key = shapes.key([shapes.points[c] for c in cells])
-        found = by_piece[piece].get(key)
+        found = by_piece[number].get(key)
         if found is None:
             ref = _reference(shapes, cells)
             found = {"key": key, "sample": cells, "ref": ref, "placements": []}
-            by_piece[piece][key] = found
+            by_piece[number][key] = found
             ref_cell = ref
         else:
             # The reference of this placement: the cell at the sample's reference, moved along.
@@ -185,7 +185,8 @@ def board_geometry(v: Variant) -> dict[str, Any]:
     >>> g["kind"], len(g["columns"]), g["cells"][16]
     ('cube', 16, {'name': 'a1@2', 'xyz': [0, 0, 1]})
     """
-    return json.loads(_geometry_json(v))
+    geometry: dict[str, Any] = json.loads(_geometry_json(v))
+    return geometry
 
 
 @functools.lru_cache(maxsize=16)
