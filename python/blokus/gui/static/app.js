@@ -124,7 +124,8 @@ function onState(s) {
   app.state = s;
   app.legal = new Set(s.legal);
   if (before && before.generation !== s.generation) { app.hint = null; if (app.analysis && app.analysis.generation !== s.generation) app.analysis = null; }
-  if (app.picked && (!humanToMove() || !s.pieces_left[s.turn].includes(app.picked.piece))) app.picked = null;
+  const moved = before && before.generation !== s.generation;
+  if (app.picked && (moved || !humanToMove() || !s.pieces_left[s.turn].includes(app.picked.piece))) app.picked = null;
   app.view.update(s, app.cube ? columns3d(s) : null);
   drawTrays();
   drawScores();
