@@ -127,9 +127,10 @@ def _cmd_perft(args: argparse.Namespace) -> int:
         board = Board.from_bpn(args.bpn, _variant_arg(chosen[0]) if args.variant else None)
     else:
         board = Board(_variant_arg(chosen[0]), args.moves.split(";") if args.moves else ())
-    depth = 2 if args.depth is None else args.depth
-    if depth < 1:
-        raise BlokusError(f"--depth {depth}: perft counts from depth 1")
+    try:
+        depth = _arguments.perft_depth(board.variant, 2 if args.depth is None else args.depth, low=1)
+    except BlokusError as e:
+        raise BlokusError(f"--depth: {e}") from None
     where = "the given position" if args.bpn else "the given moves" if args.moves else "the empty board"
     if args.divide:
         return _perft_divide(board, depth, where)
@@ -457,7 +458,8 @@ def _cmd_gui(args: argparse.Namespace) -> int:
         seats[int(number) - 1] = spec.strip() or HUMAN
         if is_gtp_spec(spec):
             gtp.add(spec.strip())
-    config = Config(v, seats, game=game, folder=folder, gtp_specs=frozenset(gtp), analysis=args.analysis)
+    title = Path(args.open).name if args.open else ""
+    config = Config(v, seats, game=game, folder=folder, gtp_specs=frozenset(gtp), analysis=args.analysis, title=title)
     Session(config).close()  # bad seats and analysis specs are refused here, before the server starts
     try:
         server.run(config, host=args.host, port=args.port, open_browser=not args.no_browser)

@@ -58,6 +58,8 @@ class Config:
     analysis: str = "mcts:seconds=1"
     #: Seconds between two engine moves when no person plays (so that a game can be watched).
     watch_delay: float = 0.4
+    #: The name of the file opened, shown in the page.
+    title: str = ""
 
 
 @dataclass
@@ -114,6 +116,7 @@ class Session:
         self._set_seats(v, self.config.seats)
         if self.config.game is not None:
             self._load(self.config.game)
+            self.title = self.config.title
             self.paused = any(not s.human for s in self.seats)
         else:
             self.board = Board(v)

@@ -23,6 +23,7 @@ const app = {
   hint: null,
   showPV: false,
   flash: null,
+  goal: null, // the ply asked for by the replay keys, until the server is there
   ready: false,
 };
 window.blokusApp = app; // for tests and the curious: read-only use
@@ -92,7 +93,7 @@ function onSetup(m) {
   const select = $("variant");
   select.replaceChildren(...m.variants.map((v) => new Option(v, v, false, v === m.variant.id)));
   if (!m.variants.includes(m.variant.id)) select.prepend(new Option(m.variant.id, m.variant.id, true, true));
-  $("files-box").hidden = !m.folder;
+  $("folder-rows").hidden = !m.folder;
   if (m.folder) send({ type: "files" });
   document.title = `blokus · ${m.variant.name}`;
 }
@@ -122,6 +123,7 @@ function humanToMove(s = app.state) {
 function onState(s) {
   const before = app.state;
   app.state = s;
+  if (app.goal === s.ply || (before && before.line.length !== s.line.length)) app.goal = null;
   app.legal = new Set(s.legal);
   if (before && before.generation !== s.generation) { app.hint = null; if (app.analysis && app.analysis.generation !== s.generation) app.analysis = null; }
   const moved = before && before.generation !== s.generation;
@@ -267,7 +269,7 @@ function drawTrays() {
   const pieces = app.setup.geometry.pieces;
   const box = $("trays");
   box.replaceChildren();
-  const unit = app.cube ? 16 : pieces.length > 21 ? 11 : 12;
+  const unit = app.cube ? (v.colors.length > 2 ? 13 : 16) : v.colors.length > 2 ? 10 : 13;
   v.colors.forEach((name, c) => {
     const tray = document.createElement("div");
     tray.className = "tray";
@@ -358,9 +360,13 @@ function drawOverlay() {
   if (s.last.length) view.outline(s.last, view.overlay, "#111", 0.14);
   // Free start points.
   if (!app.cube && !s.over) {
-    app.setup.geometry.start.forEach((cells, c) => {
-      for (const cell of cells) if (s.cells[cell] < 0) view.dot(cell, view.marks, { fill: fills[c], stroke: shade(fills[c], 0.6), "stroke-width": 0.04, r: 0.2 });
-    });
+    const owners = new Map();
+    app.setup.geometry.start.forEach((cells, c) => { for (const cell of cells) owners.set(cell, [...(owners.get(cell) || []), c]); });
+    for (const [cell, who] of owners) {
+      if (s.cells[cell] >= 0) continue;
+      const fill = who.length === 1 ? fills[who[0]] : "#8a857c";
+      view.dot(cell, view.marks, { fill, stroke: shade(fill, 0.6), "stroke-width": 0.04, r: 0.2 });
+    }
   }
   // Analysis: a heat map of where the candidate moves go, the best move outlined, the PV.
   if (app.analysis && app.analysis.generation === s.generation) {
@@ -388,6 +394,7 @@ function drawOverlay() {
   if (app.flash) view.fillCells(app.flash, view.overlay, { fill: "#d03020", "fill-opacity": 0.45 });
   // The picked piece: where it can go (dots on the cells it can be held at), and under the pointer.
   let ghost3d = null;
+  let level = "";
   if (app.picked && humanToMove()) {
     const color = s.turn;
     const table = app.tables[app.picked.piece][app.picked.orient];
@@ -406,12 +413,13 @@ function drawOverlay() {
     } else if (at) {
       view.fillCells(at.cells.filter((c) => c !== undefined), view.ghost, { fill: at.legal ? fills[color] : "#d03020", "fill-opacity": 0.55, stroke: "#111", "stroke-width": 0.05 });
       const levels = at.cells.map((c) => app.setup.geometry.cells[c].xyz[2] + 1);
-      const [x, y] = view.cellCenter(at.ref);
-      el("text", { x, y: y - 0.62, "font-size": 0.36, "text-anchor": "middle", fill: "#111" }, view.ghost).textContent = `level ${Math.min(...levels)}${Math.max(...levels) > Math.min(...levels) ? "–" + Math.max(...levels) : ""}`;
+      const low = Math.min(...levels), high = Math.max(...levels);
+      level = `level ${low}${high > low ? "–" + high : ""}${at.legal ? "" : " (not legal here)"}`;
       ghost3d = { cells: at.cells.filter((c) => c !== undefined), color, legal: at.legal };
     }
   }
   if (app.iso) app.iso.draw(s.cells, ghost3d, s.last);
+  $("level").textContent = level;
 }
 
 function targetOf(event) {
@@ -443,6 +451,7 @@ function onBoardClick(event) {
 }
 
 function onError(m) {
+  app.goal = null;
   say(m.reason ? `Not played: ${m.reason}` : m.message);
   $("message").dataset.reason = m.reason || "";
   if (m.move && m.move.cells) {
@@ -476,9 +485,11 @@ function drawAnalysis() {
     d.title = `player ${p + 1}: ${(x * 100).toFixed(1)}% to win`;
     bar.appendChild(d);
   });
-  for (const m of a.moves.slice(0, 12)) {
+  for (const [rank, m] of a.moves.slice(0, 12).entries()) {
     const li = document.createElement("li");
-    li.textContent = `${m.text}  ${m.visits} visits  ${(m.value * 100).toFixed(1)}%`;
+    const cells = [["rank", `${rank + 1}.`], ["text", m.text], ["num", `${m.visits}`], ["num", `${(m.value * 100).toFixed(1)}%`]];
+    for (const [cls, text] of cells) li.appendChild(Object.assign(document.createElement("span"), { className: cls, textContent: text }));
+    li.title = `${m.visits} simulations; ${(m.value * 100).toFixed(1)}% to win for the player who plays it`;
     li.onmouseenter = () => { app.flash = null; app.view.outline(m.cells, app.view.overlay, "#7030a0", 0.2); };
     li.onmouseleave = () => drawOverlay();
     li.onclick = () => { $("move-text").value = m.text; };
@@ -531,7 +542,13 @@ function bind() {
   $("turn-left").onclick = () => { app.iso.turn = (app.iso.turn + 3) % 4; drawOverlay(); };
   $("turn-right").onclick = () => { app.iso.turn = (app.iso.turn + 1) % 4; drawOverlay(); };
   $("slider").oninput = () => send({ type: "goto", ply: Number($("slider").value) });
-  const step = (d) => { const s = app.state; const ply = Math.max(s.start, Math.min(s.start + s.line.length, s.ply + d)); if (ply !== s.ply) send({ type: "goto", ply }); };
+  // Keys pressed faster than the answers come count from the ply already asked for.
+  const step = (d) => {
+    const s = app.state;
+    const from = app.goal ?? s.ply;
+    const ply = Math.max(s.start, Math.min(s.start + s.line.length, from + d));
+    if (ply !== from) { app.goal = ply; send({ type: "goto", ply }); }
+  };
   $("first").onclick = () => send({ type: "goto", ply: app.state.start });
   $("back").onclick = () => step(-1);
   $("forward").onclick = () => step(1);
