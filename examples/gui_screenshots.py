@@ -123,7 +123,10 @@ def main() -> None:
             b = game("duo", 8, 4)
             play(d, [str(m) for m in b.move_stack])
             send(d, {"type": "analyse", "on": True})
-            wait(d, "return window.blokusApp.analysis && window.blokusApp.analysis.generation === window.blokusApp.state.generation")
+            wait(
+                d,
+                "return window.blokusApp.analysis && window.blokusApp.analysis.generation === window.blokusApp.state.generation",
+            )
             d.find_element("css selector", "#show-pv").click()
             time.sleep(0.2)
             d.save_screenshot(str(OUT / "gui-analysis.png"))
@@ -131,7 +134,9 @@ def main() -> None:
         folder = Path(tempfile.mkdtemp())
         b = game("classic", 40, 6)
         sgf.dump(b, folder / "match-007.blksgf")
-        config = Config("classic", [], game=sgf.load(folder / "match-007.blksgf"), folder=folder, title="match-007.blksgf")
+        config = Config(
+            "classic", [], game=sgf.load(folder / "match-007.blksgf"), folder=folder, title="match-007.blksgf"
+        )
         with running(config) as url:
             d.get(url)
             wait(d, "return document.body.dataset.ready === 'yes'")

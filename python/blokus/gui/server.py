@@ -365,7 +365,7 @@ def run(
     >>> t = threading.Thread(target=run, args=(Config("duo", []),), kwargs={"open_browser": False, "out": out}, daemon=True)
     >>> t.start()
     >>> for _ in range(500):
-    ...     if out.getvalue().endswith("\n"):
+    ...     if out.getvalue().endswith(chr(10)):
     ...         break
     ...     threading.Event().wait(0.01)
     >>> url = out.getvalue().splitlines()[0]
