@@ -135,3 +135,25 @@ def test_work_grows_in_proportion_to_the_nodes(record: Callable[[int], str], siz
     small, large = lines
     assert small > 10 * size, lines  # the work was counted at all
     assert large < 2.1 * small, lines
+
+
+def peak_memory(read: Callable[[], object]) -> int:
+    """The most memory Python held while ``read`` ran, in bytes (the regex engine's too)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        read()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("escape", ["\\]", "\\\\", "\\x", "\\\n"])
+def test_a_value_of_escapes_costs_about_the_memory_of_plain_text(escape: str) -> None:
+    count = 1_000_000
+    plain = "(;GM[Blokus Duo]C[" + "ab" * count + "])"
+    escaped = "(;GM[Blokus Duo]C[" + escape * count + "])"
+    value = "" if escape == "\\\n" else escape[1] * count
+    assert sgf.loads(escaped).comment == value
+    assert peak_memory(lambda: sgf.loads(escaped)) < 3 * peak_memory(lambda: sgf.loads(plain))

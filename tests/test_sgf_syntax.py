@@ -4,6 +4,8 @@ start, escapes, the character set of bytes, and writing trees that read back the
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from blokus.errors import SgfError
 from blokus.sgf import syntax
@@ -198,3 +200,11 @@ def test_messages_quote_long_input_briefly() -> None:
         with pytest.raises(SgfError) as e:
             syntax.read(text)
         assert len(str(e.value)) < 200 and "XXX...XXX" in str(e.value)
+
+
+@given(st.text(alphabet="ab\n", max_size=40), st.lists(st.integers(0, 40), max_size=8))
+def test_lines_and_columns_are_found_in_any_order(text: str, offsets: list[int]) -> None:
+    where = syntax._Text(text).where
+    for i in (min(i, len(text)) for i in offsets):
+        line = text.count("\n", 0, i) + 1
+        assert where(i) == (line, i - (text.rfind("\n", 0, i) + 1) + 1)

@@ -28,7 +28,6 @@ expected there.
 
 from __future__ import annotations
 
-import bisect
 import codecs
 import itertools
 import re
@@ -55,11 +54,16 @@ __all__ = [
 
 _SPACE = re.compile(r"\s*")
 _ID = re.compile(r"[A-Za-z0-9]+")
-# A value: anything but ']' and '\', or a backslash and the character it escapes.
-_VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]", re.S)
-# A whole property and the space after it, in one match: how nearly every property is read.
-_PROPERTY = re.compile(r"([A-Za-z0-9]+)\s*((?:\[[^\]\\]*(?:\\.[^\]\\]*)*\]\s*)+)", re.S)
-_ESCAPED = re.compile(r"\\(\r\n|\n\r|.)", re.S)
+# The patterns below read the masked text (see _Text.masked), in which the only ']' inside a
+# value is the one that ends it. None repeats a group, so a value of a million escapes costs
+# the regex engine no more memory than one without.
+# A property's id, its first value (group 2) and the space after it: how nearly every property
+# is read.
+_PROPERTY = re.compile(r"([A-Za-z0-9]+)\s*\[([^\]]*)\]\s*")
+# Another value (group 1) and the space after it.
+_VALUE = re.compile(r"\[([^\]]*)\]\s*")
+# In the text of a value: a line break after a backslash, which the backslash removes.
+_SOFT_BREAKS = ("\\\r\n", "\\\n\r", "\\\r", "\\\n")
 
 
 def excerpt(text: str, limit: int = 60) -> str:
@@ -97,7 +101,16 @@ def unescape(raw: str) -> str:
     """
     if "\\" not in raw:
         return raw
-    return _ESCAPED.sub(lambda m: "" if m.group(1) in ("\r\n", "\n\r", "\r", "\n") else m.group(1), raw)
+    # Linear, with str.replace only. Escaped backslashes first (left to right, as a reader pairs
+    # them), set aside as a character the value lacks; every backslash left then escapes the
+    # character after it, which is never a backslash: the soft line breaks go, then the
+    # backslashes themselves, and the escaped backslashes come back. (A control character is
+    # tried first as the stand-in: a wider one would make every string after it wider.)
+    held = next(chr(c) for c in itertools.chain(range(32), itertools.count(0xE000)) if chr(c) not in raw)
+    text = raw.replace("\\\\", held)
+    for soft_break in _SOFT_BREAKS:
+        text = text.replace(soft_break, "")
+    return text.replace("\\", "").replace(held, "\\")
 
 
 def escape(value: str) -> str:
@@ -112,19 +125,29 @@ def escape(value: str) -> str:
 class _Text:
     """SGF text with an index of its lines, to turn offsets into lines and columns."""
 
-    __slots__ = ("_lines", "text")
+    __slots__ = ("_line", "backslashes", "masked", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # Offsets where each line after the first starts, found when first asked for.
-        self._lines: list[int] | None = None
+        # The text with every escaped backslash and escaped ']' (each with its backslash)
+        # written as two NULs: the same offsets, and a ']' inside a value only where the value
+        # ends, so that a value's end is found without following its escapes. Pairs of
+        # backslashes go first, left to right, as they pair when read; a backslash left then
+        # starts an escape. (Outside values a backslash is an error either way.)
+        self.backslashes = "\\" in text
+        self.masked = text.replace("\\\\", "\0\0").replace("\\]", "\0\0") if self.backslashes else text
+        # The last offset asked for, its line (0-based) and where that line starts: nodes ask
+        # in file order, so each asks only for the line breaks since the last.
+        self._line = (0, 0, 0)
 
     def where(self, i: int) -> tuple[int, int]:
         """Line and column (1-based) of offset ``i``."""
-        if self._lines is None:
-            self._lines = [m.end() for m in re.finditer("\n", self.text)]
-        line = bisect.bisect_right(self._lines, i)
-        start = self._lines[line - 1] if line > 0 else 0
+        last, line, start = self._line if i >= self._line[0] else (0, 0, 0)
+        breaks = self.text.count("\n", last, i)
+        if breaks:
+            line += breaks
+            start = self.text.rindex("\n", last, i) + 1
+        self._line = (i, line, start)
         return line + 1, i - start + 1
 
     def error(self, i: int, message: str) -> SgfError:
@@ -172,13 +195,15 @@ class NodeSource:
         if id is not None:
             # Found again only when asked (to say where something is wrong), so reading keeps
             # no positions but the node's.
-            text = self._text.text
-            i = _SPACE.match(text, start + 1).end()  # type: ignore[union-attr]  # \s* matches everywhere
-            while (m := _PROPERTY.match(text, i)) is not None:
+            masked = self._text.masked
+            i = _SPACE.match(masked, start + 1).end()  # type: ignore[union-attr]  # \s* matches everywhere
+            while (m := _PROPERTY.match(masked, i)) is not None:
                 if m.group(1) == id:
                     start = i
                     break
                 i = m.end()
+                while (value := _VALUE.match(masked, i)) is not None:
+                    i = value.end()
         return self._text.where(start)
 
     def error(self, message: str, id: str | None = None) -> SgfError:
@@ -362,22 +387,25 @@ class _Reader:
 
     def properties(self, i: int, properties: dict[str, list[str]]) -> int:
         """Reads the properties of a node from ``i`` (after its ';'); returns where they end."""
-        text = self.text.text
+        text, masked = self.text.text, self.text.masked
         n = len(text)
-        match = _PROPERTY.match
+        match, more = _PROPERTY.match, _VALUE.match
         i = self.space(i)
         while i < n and text[i] not in ";()":
-            m = match(text, i)
+            m = match(masked, i)
             if m is None:
                 return self.after_properties(i, properties)
-            id, raw = m.groups()
+            id = m.group(1)
             if id in properties:
                 raise self.text.error(i, f"property {excerpt(id)} appears twice in one node")
-            values = _VALUE.findall(raw)
-            if "\\" in raw:
+            values = [text[m.start(2) : m.end(2)]]
+            i = m.end()
+            while i < n and masked[i] == "[" and (value := more(masked, i)) is not None:
+                values.append(text[value.start(1) : value.end(1)])
+                i = value.end()
+            if self.text.backslashes:
                 values = [unescape(value) for value in values]
             properties[id] = values
-            i = m.end()
         return i
 
     def after_properties(self, i: int, properties: dict[str, list[str]]) -> int:
@@ -396,12 +424,12 @@ class _Reader:
         if i >= len(text) or text[i] != "[":
             raise self.text.error(i, f"expected '[' to start a value of {excerpt(id)}, found {self.text.found(i)}")
         while i < len(text) and text[i] == "[":
-            value = _VALUE.match(text, i)
+            value = _VALUE.match(self.text.masked, i)
             if value is None:
                 raise self.text.error(
                     i, f"expected ']' to end the value of {excerpt(id)} that starts here, found the end of the file"
                 )
-            i = self.space(value.end())
+            i = value.end()
         raise AssertionError(f"property {id} at offset {i} should have been read whole")
 
 
