@@ -61,6 +61,18 @@ def test_variant_file_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "illegal move a1 for Purple" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("divide", [[], ["--divide"]])
+@pytest.mark.parametrize("depth", ["0", "43", "1099511627776", "10" * 15])
+def test_perft_refuses_a_depth_past_the_longest_game_at_once(
+    divide: list[str], depth: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["perft", "--variant", "duo", "--depth", depth, *divide]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("blokus: --depth: perft depth must be 1 to 42 (a game of duo has at most 42 moves), not ")
+    assert len(err.splitlines()) == 1
+
+
 def test_variants_lists_every_builtin(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["variants"]) == 0
     ids = [line.split()[0] for line in capsys.readouterr().out.splitlines()]

@@ -6,12 +6,14 @@ checks. The deeper counts run from the command line only (they take seconds each
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from blokus import Board, variants
 from blokus.cli import main
+from blokus.errors import InvalidArgumentError, InvalidTypeError
 from blokus.perft import SUITE_PATH, PerftPosition, divide, dump_suite, load_suite, reference_perft
 
 SUITE = load_suite()
@@ -121,9 +123,26 @@ def test_divide_adds_up_and_names_each_first_move() -> None:
         assert n == after.perft(1)
 
 
+@pytest.mark.parametrize("count", [divide, reference_perft])
+@pytest.mark.parametrize("depth", [-1, 43, 2**40, 2**70])
+def test_divide_and_the_reference_refuse_depths_out_of_range(count: Callable[[Board, int], object], depth: int) -> None:
+    low = 1 if count is divide else 0
+    message = rf"perft depth must be {low} to 42 \(a game of duo has at most 42 moves\), not "
+    with pytest.raises(InvalidArgumentError, match=message) as e:
+        count(Board("duo"), depth)
+    assert e.value.argument == "depth"
+
+
 def test_divide_refuses_depth_zero() -> None:
-    with pytest.raises(ValueError, match="depth >= 1"):
+    with pytest.raises(InvalidArgumentError, match="depth must be 1 to 42"):
         divide(Board("duo"), 0)
+
+
+@pytest.mark.parametrize("count", [divide, reference_perft])
+@pytest.mark.parametrize("depth", [True, 1.0, "1"])
+def test_divide_and_the_reference_take_whole_numbers_only(count: Callable[[Board, int], object], depth: object) -> None:
+    with pytest.raises(InvalidTypeError, match="depth must be an integer"):
+        count(Board("duo"), depth)  # type: ignore[arg-type]
 
 
 def test_cli_checks_the_suite_and_prints_nodes_per_second(capsys: pytest.CaptureFixture[str]) -> None:

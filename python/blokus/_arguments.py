@@ -17,6 +17,8 @@ from blokus.errors import InvalidArgumentError, InvalidTypeError
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from blokus.variant import Variant
+
 #: The most threads a call may use.
 MAX_THREADS: int = _blokus.MAX_THREADS
 
@@ -58,6 +60,19 @@ def in_range(value: object, name: str, low: int, high: int | None = None) -> int
 def seed(value: object, name: str = "seed") -> int:
     """A seed: 0 to 2**64 - 1."""
     return in_range(value, name, 0, MAX_U64)
+
+
+def perft_depth(v: Variant, value: object, low: int = 0) -> int:
+    """A perft depth: ``low`` to the most moves a game of ``v`` has (no deeper count is other
+    than zero, and one past it could run for ever)."""
+    most = v.max_plies
+    depth = integer(value, "depth")
+    if not low <= depth <= most:
+        raise InvalidArgumentError(
+            f"perft depth must be {low} to {most} (a game of {v.id} has at most {most} moves), not {shown(depth)}",
+            "depth",
+        )
+    return depth
 
 
 def threads(value: object, name: str = "threads") -> int:

@@ -553,15 +553,7 @@ class Board:
         >>> b.perft(1), b.perft(2)
         (414, 171396)
         """
-        most = self._variant.max_plies
-        depth = _arguments.integer(depth, "depth")
-        if not 0 <= depth <= most:
-            raise InvalidArgumentError(
-                f"perft depth must be 0 to {most} (a game of {self._variant.id} has at most {most} moves), "
-                f"not {_arguments.shown(depth)}",
-                "depth",
-            )
-        return self._core.perft(depth)
+        return self._core.perft(_arguments.perft_depth(self._variant, depth))
 
     def pieces_left(self, color: int) -> list[Piece]:
         """The pieces a colour still has (a piece with two copies left appears twice).

@@ -42,6 +42,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from blokus import _arguments
 from blokus.board import Board, Move
 
 #: The suite shipped with the package.
@@ -154,9 +155,8 @@ def divide(board: Board, depth: int) -> dict[Move, int]:
     >>> set(d.values())
     {1}
     """
-    if depth < 1:
-        raise ValueError(f"perft divide needs a depth >= 1, not {depth}")
     v = board.variant
+    depth = _arguments.perft_depth(v, depth, low=1)
     return {Move(v, i): n for i, n in board._core.perft_divide(depth)}
 
 
@@ -167,9 +167,7 @@ def reference_perft(board: Board, depth: int) -> int:
     >>> reference_perft(Board("junior"), 2) == Board("junior").perft(2)
     True
     """
-    if depth < 0:
-        raise ValueError(f"perft depth must be >= 0, not {depth}")
-    return board._core.reference_perft(depth)
+    return board._core.reference_perft(_arguments.perft_depth(board.variant, depth))
 
 
 @dataclass
