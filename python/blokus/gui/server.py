@@ -367,7 +367,7 @@ def run(
     >>> for _ in range(500):
     ...     if out.getvalue().endswith(chr(10)):
     ...         break
-    ...     threading.Event().wait(0.01)
+    ...     _ = threading.Event().wait(0.01)
     >>> url = out.getvalue().splitlines()[0]
     >>> url.startswith("http://127.0.0.1:"), urllib.request.urlopen(url).status
     (True, 200)
