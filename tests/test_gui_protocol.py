@@ -361,3 +361,136 @@ def test_setup_is_small_enough_to_load_fast() -> None:
     for vid in ("classic", "trigon", "3d_pyramid"):
         size = len(json.dumps(Session(Config(vid, [])).setup()))
         assert size < 600_000, (vid, size)
+
+
+def test_engines_against_engines_can_be_watched_and_paused() -> None:
+    config = Config("duo", ["greedy:seed=1", "random:seed=2"], watch_delay=0.01)
+    with client_for(config) as c, c.websocket_connect(f"/{TOKEN}/ws", headers=ORIGIN) as ws:
+        opening(ws)
+        state = receive_until(ws, "state")
+        assert state["ply"] == 1 and state["thinking"] == 1
+        ws.send_json({"type": "pause", "on": True})
+        paused = receive_until(ws, "state", limit=5)
+        while not paused["paused"]:
+            paused = receive_until(ws, "state", limit=5)
+        # Paused: no engine moves; the page is still answered.
+        ws.send_json({"type": "files"})
+        assert ws.receive_json() == {"type": "files", "names": []}
+        ply = paused["ply"]
+        ws.send_json({"type": "pause", "on": False})
+        for _ in range(200):
+            state = receive_until(ws, "state")
+            if state["over"]:
+                break
+        assert state["over"] and state["ply"] > ply
+        assert state["result"] == Board("duo", [m["text"] for m in state["line"]]).result()
+
+
+def test_a_hanging_engine_does_not_hold_up_the_page(tmp_path: Path) -> None:
+    engine = Path(__file__).resolve().parent / "fake_engine.py"
+    marker = f"hang-{os.getpid()}-{time.monotonic_ns()}"
+    spec = f"{sys.executable} {engine} hang genmove 1 --log {tmp_path / marker}"
+    config = Config("duo", ["human", spec], gtp_specs=frozenset({spec}))
+    with client_for(config) as c:
+        with c.websocket_connect(f"/{TOKEN}/ws", headers=ORIGIN) as ws:
+            opening(ws)
+            ws.send_json({"type": "play", "move": "e10"})
+            assert receive_until(ws, "state")["thinking"] == 1
+            for _ in range(100):
+                if (tmp_path / marker).exists() and "genmove" in (tmp_path / marker).read_text():
+                    break
+                time.sleep(0.05)
+            assert engine_processes(str(tmp_path / marker)), "the engine runs, hanging on genmove"
+            start = time.monotonic()
+            ws.send_json({"type": "export", "format": "blksgf"})
+            answer = ws.receive_json()
+            assert answer["type"] == "export" and answer["text"].endswith(";B[e10])\n")
+            assert time.monotonic() - start < 5
+            # The person takes the move back while the engine hangs: the position is theirs.
+            ws.send_json({"type": "undo"})
+            assert receive_until(ws, "state")["ply"] == 0
+        for _ in range(100):
+            if not engine_processes(str(tmp_path / marker)):
+                break
+            time.sleep(0.1)
+        assert not engine_processes(str(tmp_path / marker)), "the hanging engine outlived its page"
+
+
+def test_a_variant_of_ones_own() -> None:
+    from blokus.variant import Variant
+
+    v = Variant.from_file(Path(__file__).resolve().parent.parent / "examples" / "mini.toml")
+    with client_for(Config(v, [])) as c, c.websocket_connect(f"/{TOKEN}/ws", headers=ORIGIN) as ws:
+        setup, state = opening(ws)
+        assert setup["variant"]["id"] == v.id and len(state["cells"]) == v.num_cells
+        ws.send_json({"type": "play", "move": state["legal"][0]})
+        assert receive_until(ws, "state")["ply"] == 1
+        ws.send_json({"type": "new"})
+        assert receive_until(ws, "state")["ply"] == 0
+
+
+def test_the_command_line(tmp_path: Path) -> None:
+    import subprocess
+    import urllib.request
+
+    from blokus.cli import main
+
+    for argv, message in (
+        (["gui", "--seat", "3=greedy"], "N a player from 1 to 2"),
+        (["gui", "--seat", "greedy"], "give N=SPEC"),
+        (["gui", "--seat", "2=nobot"], "unknown bot 'nobot'"),
+        (["gui", "--analysis", "greedy:depth=1"], "no option 'depth'"),
+        (["gui", "--open", str(tmp_path / "none.blksgf")], "No such file"),
+        (["gui", "--folder", str(tmp_path / "none")], "no such folder"),
+    ):
+        p = subprocess.run(
+            [sys.executable, "-m", "blokus", *argv, "--no-browser"], capture_output=True, text=True, timeout=60
+        )
+        assert p.returncode == 2 and message in p.stderr and p.stderr.count("\n") == 1, (argv, p.stderr)
+    with pytest.raises(SystemExit) as e:
+        main(["gui", "--port", "70000"])
+    assert e.value.code == 2
+    game = tmp_path / "g.blksgf"
+    game.write_text("(;GM[Blokus Duo];B[e10];W[j5])")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "blokus", "gui", "--no-browser", "--open", str(game), "--host", "localhost"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert p.stdout is not None
+        url = p.stdout.readline().strip()
+        assert url.startswith("http://localhost:") and url.endswith("/")
+        token = url.rsplit("/", 2)[1]
+        assert len(token) >= 30
+        assert urllib.request.urlopen(url, timeout=10).status == 200
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(url.replace(token, "x" * len(token)), timeout=10)
+        assert refused.value.code == 403
+    finally:
+        p.terminate()
+        p.wait(timeout=10)
+    assert p.stderr is not None and "warning" not in p.stderr.read()
+
+
+def test_another_host_is_warned_about(capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+    import threading
+
+    from blokus.gui import server
+
+    out = io.StringIO()
+    t = threading.Thread(
+        target=server.run,
+        args=(Config("duo", []),),
+        kwargs={"host": "0.0.0.0", "open_browser": False, "out": out},
+        daemon=True,
+    )
+    t.start()
+    for _ in range(500):
+        if out.getvalue().endswith("\n"):
+            break
+        time.sleep(0.01)
+    assert out.getvalue().startswith("http://0.0.0.0:")
+    assert "warning: listening on 0.0.0.0" in capsys.readouterr().err

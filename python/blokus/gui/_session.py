@@ -113,6 +113,8 @@ class Session:
 
     def __post_init__(self) -> None:
         v = variant(self.config.variant)
+        if not is_gtp_spec(self.config.analysis):
+            _close(from_spec(self.config.analysis))  # refused now rather than at the first hint
         self._set_seats(v, self.config.seats)
         if self.config.game is not None:
             self._load(self.config.game)

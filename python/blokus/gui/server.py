@@ -310,6 +310,8 @@ def _server(config: Config | Callable[[], Config], host: str, port: int) -> tupl
     except OSError:
         sock.close()
         raise
+    # Listening before the URL is printed: a browser opened at once finds the server.
+    sock.listen(128)
     port = sock.getsockname()[1]
     token = secrets.token_urlsafe(24)
     app = create_app(config, token, _hosts(host, port))
