@@ -452,15 +452,15 @@ def test_the_command_line(tmp_path: Path) -> None:
     assert e.value.code == 2
     game = tmp_path / "g.blksgf"
     game.write_text("(;GM[Blokus Duo];B[e10];W[j5])")
-    p = subprocess.Popen(
+    server = subprocess.Popen(
         [sys.executable, "-m", "blokus", "gui", "--no-browser", "--open", str(game), "--host", "localhost"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
-        assert p.stdout is not None
-        url = p.stdout.readline().strip()
+        assert server.stdout is not None
+        url = server.stdout.readline().strip()
         assert url.startswith("http://localhost:") and url.endswith("/")
         token = url.rsplit("/", 2)[1]
         assert len(token) >= 30
@@ -469,9 +469,9 @@ def test_the_command_line(tmp_path: Path) -> None:
             urllib.request.urlopen(url.replace(token, "x" * len(token)), timeout=10)
         assert refused.value.code == 403
     finally:
-        p.terminate()
-        p.wait(timeout=10)
-    assert p.stderr is not None and "warning" not in p.stderr.read()
+        server.terminate()
+        server.wait(timeout=10)
+    assert server.stderr is not None and "warning" not in server.stderr.read()
 
 
 def test_another_host_is_warned_about(capsys: pytest.CaptureFixture[str]) -> None:
