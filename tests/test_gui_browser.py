@@ -277,7 +277,7 @@ def test_replay_a_file_step_by_step_and_save_it(driver: Any, tmp_path: Path) -> 
         board.push(max(board.legal_moves, key=lambda m: (m.piece.size, m.id)))
     path = tmp_path / "match.blksgf"
     sgf.dump(board, path)
-    config = Config("duo", [], game=sgf.load(path), folder=tmp_path)
+    config = Config("duo", [], game=sgf.load(path), folder=tmp_path, title=path.name)
     with serve(config) as url:
         page = Page(driver, url, "duo")
         assert page.ply() == 0 and len(page.state()["line"]) == 8
@@ -302,3 +302,26 @@ def test_replay_a_file_step_by_step_and_save_it(driver: Any, tmp_path: Path) -> 
         saved = sgf.load(tmp_path / "copy.blksgf")
         assert saved.mainline_moves() == board.move_stack
         assert "Saved copy.blksgf" in page.find("#message").text
+        # Export: the position as SVG, handed to the browser to download.
+        page.find("#export-svg").click()
+        exported = wait_for(lambda: driver.execute_script("return window.blokusApp.lastExport"), "the export")
+        assert exported["name"] == "match-5.svg" and exported["text"].startswith("<svg")
+        assert Board("duo", board.move_stack[:5]).bpn() in exported["text"]
+
+
+def test_hint_and_the_analysis_panel(driver: Any) -> None:
+    from blokus.gui._session import Config
+
+    with serve(Config("duo", [], analysis="mcts:simulations=300,seed=1")) as url:
+        page = Page(driver, url, "duo")
+        page.find("#hint").click()
+        wait_for(lambda: page.find("#message").text.startswith("Hint: "), "the hint")
+        hint = page.find("#message").text.removeprefix("Hint: ")
+        assert Board("duo").is_legal(hint)
+        assert driver.find_elements(page.by.CSS_SELECTOR, '#board line[stroke="#1aa64a"]'), "the hint outlined"
+        page.find("#analyse").click()
+        rows = wait_for(lambda: driver.find_elements(page.by.CSS_SELECTOR, "#candidates li .rank"), "the candidates")
+        assert rows[0].text == "1." and page.find("#value-bar").text.count("%") == 2
+        assert driver.find_elements(page.by.CSS_SELECTOR, '#board line[stroke="#ff5a00"]'), "the best move outlined"
+        page.find("#show-pv").click()
+        assert page.find("#pv").is_displayed() and page.find("#pv").text.startswith("1. Purple ")
