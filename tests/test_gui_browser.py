@@ -81,10 +81,13 @@ class Page:
         self.by = By
         d.get(url)
         wait_for(lambda: d.execute_script("return document.body.dataset.ready") == "yes", "the page")
-        self.geometry = variant(vid)
+        self.use(vid)
+
+    def use(self, vid: str) -> None:
+        """The placement tables of the variant the page shows (as the server sends them)."""
         from blokus.gui._geometry import board_geometry
 
-        geo = board_geometry(self.geometry)
+        geo = board_geometry(variant(vid))
         self.pieces = geo["pieces"]
         self.where: dict[int, tuple[int, int, int]] = {}
         for p, piece in enumerate(self.pieces):
@@ -212,11 +215,17 @@ def test_an_illegal_drop_is_refused_with_the_reason_shown(driver: Any) -> None:
 
 def test_a_trigon_move_by_pointer(driver: Any) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.support.select import Select
 
     from blokus.gui._session import Config
 
-    with serve(Config("trigon", [])) as url:
-        page = Page(driver, url, "trigon")
+    with serve(Config("duo", [])) as url:
+        # Started as Duo; the menu starts a game of Trigon.
+        page = Page(driver, url, "duo")
+        Select(page.find("#variant")).select_by_value("trigon")
+        page.find("#new").click()
+        wait_for(lambda: len(driver.find_elements(page.by.CSS_SELECTOR, "#board [data-cell]")) == 486, "Trigon's board")
+        page.use("trigon")
         board = Board("trigon")
         move = max(board.legal_moves, key=lambda m: (m.piece.size, m.id))
         target = page.hold(move.id)

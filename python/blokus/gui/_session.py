@@ -308,9 +308,8 @@ class Session:
         self.future = []
         self.paused = False
         self.title = ""
-        for seat in self.seats:
-            if seat.bot is not None:
-                seat.bot.reset()
+        # The engines are not reset here: one may be thinking in its thread, and each brings
+        # itself to the position when asked for a move (a GTP engine by undo or a new game).
         self._changed()
         return [self.setup(), self.state()] if changed else [self.state()]
 
@@ -461,6 +460,8 @@ class Session:
                     ),
                     self.state(),
                 ]
+            if job.generation != self.generation:
+                return []  # an engine given up (its seat changed, the page moved on)
             return [error(f"{job.kind} failed: {failure}", job.kind)]
         if job.generation != self.generation:
             return []
