@@ -71,6 +71,16 @@ def wait_for(check: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def alert_of(driver: Any) -> Any:
+    """The page's open dialog (confirm), or None."""
+    from selenium.common.exceptions import NoAlertPresentException
+
+    try:
+        return driver.switch_to.alert
+    except NoAlertPresentException:
+        return None
+
+
 class Page:
     """The page of one server, with what a test does on it."""
 
@@ -308,6 +318,13 @@ def test_replay_a_file_step_by_step_and_save_it(driver: Any, tmp_path: Path) -> 
         page.find("#save-name").send_keys("copy")
         page.find("#save").click()
         wait_for(lambda: (tmp_path / "copy.blksgf").exists(), "the saved file")
+        # Saved again: the file is there, and is replaced once the person confirms it.
+        (tmp_path / "copy.blksgf").write_text("(;GM[Blokus Duo];B[e10])")
+        page.find("#save").click()
+        alert = wait_for(lambda: alert_of(driver), "the question")
+        assert "exists" in alert.text
+        alert.accept()
+        wait_for(lambda: len(sgf.load(tmp_path / "copy.blksgf").mainline_moves()) == 8, "the file replaced")
         saved = sgf.load(tmp_path / "copy.blksgf")
         assert saved.mainline_moves() == board.move_stack
         assert "Saved copy.blksgf" in page.find("#message").text

@@ -452,6 +452,12 @@ function onBoardClick(event) {
 
 function onError(m) {
   app.goal = null;
+  if (m.intent === "save" && app.saving && / exists;/.test(m.message)) {
+    const name = app.saving;
+    app.saving = null;
+    if (window.confirm(`${name} exists in the folder. Replace it?`)) send({ type: "save", name, overwrite: true });
+    return;
+  }
   say(m.reason ? `Not played: ${m.reason}` : m.message);
   $("message").dataset.reason = m.reason || "";
   if (m.move && m.move.cells) {
@@ -561,7 +567,7 @@ function bind() {
   $("save").onclick = () => {
     let name = $("save-name").value.trim();
     if (name && !name.endsWith(".blksgf")) name += ".blksgf";
-    if (name) send({ type: "save", name, overwrite: false });
+    if (name) { app.saving = name; send({ type: "save", name, overwrite: false }); }
   };
   $("open").onclick = () => { const name = $("files").value; if (name) send({ type: "open", name }); };
   $("refresh").onclick = () => send({ type: "files" });
