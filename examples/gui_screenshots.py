@@ -1,10 +1,13 @@
 """Takes the screenshots of the GUI in docs/images/ with headless Chromium (Debian's chromium and
-chromium-driver, through Selenium): python examples/gui_screenshots.py [OUT_DIR]."""
+chromium-driver, through Selenium): python examples/gui_screenshots.py [OUT_DIR]. With pngquant
+installed, the pictures are made small (256 colours)."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -148,6 +151,11 @@ def main() -> None:
             d.save_screenshot(str(OUT / "gui-replay.png"))
     finally:
         d.quit()
+    if shutil.which("pngquant"):
+        pictures = [str(p) for p in sorted(OUT.glob("gui-*.png"))]
+        subprocess.run(
+            ["pngquant", "--quality", "70-90", "--speed", "1", "--force", "--ext", ".png", *pictures], check=True
+        )
 
 
 if __name__ == "__main__":
