@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
 import numpy as np
 import pytest
 
 import blokus
 from blokus.errors import IllegalMoveError
 from blokus.rl import BatchEnv, observation
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 
 def random_actions(env: BatchEnv, rng: np.random.Generator) -> np.ndarray:
@@ -93,6 +98,28 @@ def test_batch_env_rejects_illegal_actions_and_resets() -> None:
     assert env.current_color.tolist() == [1, 0, 1]
     env.reset()
     assert (env.observation == before).all()
+
+
+@pytest.mark.parametrize(
+    "mask",
+    [
+        lambda env: env.terminated,
+        lambda env: env.terminated[:],
+        lambda env: np.asarray(env.terminated),
+        lambda env: env.terminated.view(),
+    ],
+)
+def test_the_terminated_array_resets_the_finished_games(mask: Callable[[BatchEnv], npt.ArrayLike]) -> None:
+    env = BatchEnv("duo", batch_size=4, threads=1)
+    rng = np.random.default_rng(5)
+    # Every game played to its end, then two started again.
+    while not env.terminated.all():
+        env.step([int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in env.legal_action_mask])
+    env.reset([False, False, True, True])
+    assert env.terminated.tolist() == [True, True, False, False]
+    env.reset(mask(env))
+    assert env.terminated.tolist() == [False] * 4
+    assert [int(m.sum()) for m in env.legal_action_mask] == [414] * 4
 
 
 def test_observation_is_from_the_movers_point_of_view() -> None:

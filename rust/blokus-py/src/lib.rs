@@ -750,6 +750,9 @@ impl SearchCore {
                 set_search_option(py, &mut config, &key, &value)?;
             }
         }
+        config
+            .check(tables.t.variant())
+            .map_err(|e| Class::InvalidArgument.err(py, e))?;
         Ok(SearchCore {
             search: Search::new(Arc::clone(&tables.t), config),
         })
@@ -1163,7 +1166,9 @@ impl BatchCore {
     #[pyo3(signature = (which=None))]
     fn reset(&self, py: Python<'_>, which: Option<PyReadonlyArray1<'_, bool>>) -> PyResult<()> {
         let mut batch = self.lock(py)?;
-        let which = match &which {
+        // Copied, and the array let go, before the batch's arrays are borrowed for writing:
+        // the mask is often one of them (`env.reset(env.terminated)`).
+        let which = match which {
             None => None,
             Some(w) => {
                 let w = w.as_slice()?;
@@ -1177,13 +1182,13 @@ impl BatchCore {
                         ),
                     ));
                 }
-                Some(w)
+                Some(w.to_vec())
             }
         };
         // Borrowed before anything changes, so a batch whose arrays cannot be written is
         // left as it was.
         let written = self.written(py)?;
-        batch.reset(&self.t, which);
+        batch.reset(&self.t, which.as_deref());
         self.write(py, &mut batch, written)
     }
 
@@ -1191,15 +1196,18 @@ impl BatchCore {
     /// changes nothing.
     fn step(&self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
         let mut batch = self.lock(py)?;
-        let actions = actions.as_slice()?;
+        let actions_array = actions;
+        let actions = actions_array.as_slice()?;
         if actions.len() != self.games {
             return Err(Class::InvalidArgument.err(
                 py,
                 format!("{} actions for {} games", actions.len(), self.games),
             ));
         }
-        // Copied, so no Python thread can change the actions while the GIL is released.
+        // Copied, so no Python thread can change the actions while the GIL is released, and
+        // let go before the batch's arrays are borrowed for writing (they may be one of them).
         let actions = actions.to_vec();
+        drop(actions_array);
         let written = self.written(py)?;
         let (t, games) = (&self.t, &mut *batch);
         let stepped = py.detach(|| games.step(t, &actions));

@@ -216,6 +216,12 @@ impl SearchConfig {
         }
         config
     }
+
+    /// Whether a search of `v` can run with this configuration; else what is wrong (see
+    /// [`PlayoutPolicy::check`]).
+    pub fn check(&self, v: &Variant) -> Result<(), String> {
+        self.playout.check(v)
+    }
 }
 
 /// When a search stops: after a number of simulations, after a time, or at whichever comes

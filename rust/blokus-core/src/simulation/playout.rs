@@ -16,7 +16,7 @@ use crate::rng::Rng;
 use crate::rules::corner;
 use crate::rules::turn::next_turn;
 use crate::tables::Tables;
-use crate::variant::{MAX_COLORS, MAX_PIECES};
+use crate::variant::{Variant, MAX_COLORS, MAX_PIECES};
 
 /// A corner-rule game played forward only, as fast as possible. For every colour and every
 /// attach cell it can still use, a cache holds slots (in the cell's corner-directed layout,
@@ -796,6 +796,55 @@ impl PlayoutPolicy {
         tournament_weights: [0.0; 3],
         local: false,
     };
+
+    /// The most the natural-log weights of two of a variant's pieces may differ. A move is
+    /// drawn uniformly and kept with its weight relative to the heaviest piece in hand, so when
+    /// only the lightest piece can move, about `exp(spread)` draws make one move: at this
+    /// spread some 160,000, beyond it a playout (and so a search) could all but never end.
+    pub const MOST_SPREAD: f64 = 12.0;
+
+    /// The natural-log weight of each of `v`'s pieces: `size_bias * ln 2 * size +
+    /// piece_weights[piece]`.
+    fn log_weights<'v>(&self, v: &'v Variant) -> impl Iterator<Item = f64> + 'v {
+        let (bias, weights) = (f64::from(self.size_bias), self.piece_weights);
+        v.pieces.iter().enumerate().map(move |(p, piece)| {
+            bias * std::f64::consts::LN_2 * piece.cells.len() as f64 + f64::from(weights[p])
+        })
+    }
+
+    /// Whether playouts of `v` can follow the policy: its weights finite and their spread over
+    /// the pieces at most [`PlayoutPolicy::MOST_SPREAD`]; else what is wrong.
+    ///
+    /// ```
+    /// use blokus_core::{tables, PlayoutPolicy};
+    /// let v = tables("duo").unwrap().variant().clone();
+    /// let policy = |size_bias| PlayoutPolicy { size_bias, ..PlayoutPolicy::UNIFORM };
+    /// assert!(policy(2.0).check(&v).is_ok());
+    /// assert!(policy(8.0).check(&v).unwrap_err().contains("at most 12"));
+    /// ```
+    pub fn check(&self, v: &Variant) -> Result<(), String> {
+        let (mut lightest, mut heaviest) = (f64::INFINITY, f64::NEG_INFINITY);
+        for w in self.log_weights(v) {
+            if !w.is_finite() {
+                return Err(format!(
+                    "the playouts' piece weights must be finite, not {w}"
+                ));
+            }
+            (lightest, heaviest) = (lightest.min(w), heaviest.max(w));
+        }
+        let spread = heaviest - lightest;
+        if spread > Self::MOST_SPREAD {
+            return Err(format!(
+                "the playouts' piece weights (size_bias and playout_piece_weights) differ by \
+                 {spread:.1} between {}'s lightest and heaviest pieces, and may differ by at most \
+                 {} (a natural log): beyond it a playout draws about exp({spread:.0}) moves \
+                 to keep one",
+                v.id(),
+                Self::MOST_SPREAD
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Steps of a log-weight per unit (weights are kept in eighths).
@@ -816,9 +865,7 @@ pub(crate) struct SizeBias {
 impl SizeBias {
     pub(crate) fn new(t: &Tables, policy: PlayoutPolicy) -> SizeBias {
         let mut weight = [0i32; MAX_PIECES];
-        for (p, piece) in t.variant.pieces.iter().enumerate() {
-            let w = f64::from(policy.size_bias) * std::f64::consts::LN_2 * piece.cells.len() as f64
-                + f64::from(policy.piece_weights[p]);
+        for (p, w) in policy.log_weights(&t.variant).enumerate() {
             weight[p] = (w * STEPS).round() as i32;
         }
         let accept = (0..=255)
@@ -1434,6 +1481,54 @@ mod tests {
                 assert_eq!(board.points(t.variant.scoring), points, "{id}");
             }
         }
+    }
+
+    #[test]
+    fn playouts_follow_every_policy_they_accept_to_the_end_of_the_game() {
+        // At the widest spread of piece weights a policy may have, a playout still ends (the
+        // lightest piece's moves are kept about once in exp(spread) draws); wider ones, and
+        // weights that are no numbers, are refused.
+        for (id, t) in odd_variants() {
+            let sizes = t.variant.pieces.iter().map(|p| p.cells.len() as f64);
+            let (small, large) = sizes.fold((f64::MAX, 0.0f64), |(s, l), n| (s.min(n), l.max(n)));
+            assert!(crate::SearchConfig::for_variant(&t.variant)
+                .check(&t.variant)
+                .is_ok());
+            if large == small {
+                continue;
+            }
+            let widest = PlayoutPolicy::MOST_SPREAD / (std::f64::consts::LN_2 * (large - small));
+            let policy = |size_bias: f64| PlayoutPolicy {
+                size_bias: size_bias as f32,
+                ..PlayoutPolicy::UNIFORM
+            };
+            assert!(policy(widest * 0.999).check(&t.variant).is_ok(), "{id}");
+            assert!(policy(-widest * 0.999).check(&t.variant).is_ok(), "{id}");
+            assert!(policy(widest * 1.01).check(&t.variant).is_err(), "{id}");
+            assert!(policy(f64::NAN).check(&t.variant).is_err(), "{id}");
+            let mut game = Playout::with_policy(&t, policy(widest * 0.999));
+            let mut moves = Vec::new();
+            let points = game.finish(&mut Rng::new(5), &mut moves);
+            let mut board = crate::Board::new(t.clone());
+            for &(m, _) in &moves {
+                board.play(m).unwrap_or_else(|e| panic!("{id}: {e}"));
+            }
+            assert_eq!(board.points(t.variant.scoring), points, "{id}");
+        }
+        let duo = tables("duo").unwrap();
+        let mut heavy_i5 = PlayoutPolicy::UNIFORM;
+        let i5 = duo
+            .variant
+            .pieces
+            .iter()
+            .position(|p| p.name == "I5")
+            .unwrap();
+        heavy_i5.piece_weights[i5] = 20.0;
+        let refused = heavy_i5.check(&duo.variant).unwrap_err();
+        assert!(
+            refused.contains("differ by 20.0") && refused.contains("duo"),
+            "{refused}"
+        );
     }
 
     #[test]
