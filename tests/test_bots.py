@@ -165,7 +165,7 @@ def test_the_playouts_answer_unless_told_not_to() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("mcts:seconds=-1", "seconds must be a positive number, not -1"),
+        ("mcts:seconds=-1", "seconds must be a finite number above 0, at most 1e\\+06, not -1"),
         ("mcts:depth=3", "bot 'mcts' has no option 'depth' \\(its options: seconds, .*, exploration, "),
         ("mcts:max_children=0", "max_children must be 1 to 4294967295, not 0"),
         ("mcts:exploration=x", "exploration must be a number, not str"),
@@ -173,8 +173,8 @@ def test_the_playouts_answer_unless_told_not_to() -> None:
         ("minimax", "unknown bot 'minimax'.*gtp:COMMAND"),
         ("greedy:depth=3", "bot 'greedy' has no option 'depth' \\(its options: seed\\)"),
         ("greedy:seed", "an option is key=value, not 'seed'"),
-        ("random:seed=-1", "a seed is a whole number >= 0, not -1"),
-        ("random:seed=0.5", "a seed is a whole number >= 0, not 0.5"),
+        ("random:seed=-1", "a seed is a whole number from 0 to 2\\*\\*64 - 1, not -1"),
+        ("random:seed=0.5", "a seed is a whole number from 0 to 2\\*\\*64 - 1, not 0.5"),
         ("gtp:", "names no program"),
         ("gtp:'unclosed", "No closing quotation"),
     ],

@@ -4,6 +4,7 @@ random play, analyses, evaluators, greedy's tie-break, and the commands that use
 from __future__ import annotations
 
 import io
+import random
 import time
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -39,7 +40,7 @@ def test_every_variant_is_played_with_legal_moves_only(variant: str) -> None:
     assert board.outcome() is not None
 
 
-def play(a: Any, b: Any, variant: str, seat: int) -> Board:
+def play(a: Any, b: Any, variant: str | blokus.Variant, seat: int) -> Board:
     """A game of bot ``a`` (player ``seat``) against ``b``."""
     board = Board(variant)
     while not board.is_game_over():
@@ -160,8 +161,12 @@ def test_a_bad_evaluator_is_a_clear_error() -> None:
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [
-        ("exploration", float("nan"), "exploration must be a finite number, not nan"),
-        ("margin_weight", float("inf"), "margin_weight must be a finite number, not inf"),
+        ("exploration", float("nan"), "exploration must be a number from 0 to 100, not nan"),
+        ("margin_weight", float("inf"), "margin_weight must be a number from 0 to 1, not inf"),
+        ("exploration", -1e308, "exploration must be a number from 0 to 100, not -1e"),
+        ("size_bias", 1e300, "size_bias must be a number from -3 to 3, not 1e"),
+        ("size_bias", 8, "size_bias must be a number from -3 to 3, not 8"),
+        ("playout_piece_weights", {"I5": 20}, r"playout_piece_weights\['I5'\] must be a number from -12 to 12, not 20"),
         ("max_children", -1, "max_children must be 1 to 4294967295, not -1"),
         ("tournament", 2.5, "tournament must be an integer, not float"),
         ("local", 1, "local must be True or False, not 1"),
@@ -172,6 +177,50 @@ def test_a_bad_search_option_is_refused_when_the_bot_is_made(option: str, value:
     tuning: dict[str, Any] = {option: value}
     with pytest.raises(blokus.BlokusError, match=message):
         MctsBot(simulations=10, **tuning)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("simulations", True, "simulations must be an integer, not a bool"),
+        ("simulations", 10**30, r"simulations must be 1 to 2\*\*64 - 1, not "),
+        ("seconds", float("inf"), "seconds must be a finite number above 0, at most 1e"),
+        ("seconds", 0, "seconds must be a finite number above 0, at most 1e"),
+        ("seed", 2**64, r"a seed is a whole number from 0 to 2\*\*64 - 1, not a 65-bit number"),
+        ("threads", 10**6, "threads must be 1 to 256, not 1000000"),
+    ],
+)
+def test_a_bad_budget_is_refused_when_the_bot_is_made(option: str, value: Any, message: str) -> None:
+    options: dict[str, Any] = {option: value}
+    with pytest.raises(blokus.BlokusError, match=message):
+        MctsBot(**options)
+
+
+@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), 1e300, -1.0, 0.0])
+def test_a_bad_time_for_one_move_is_refused(seconds: float) -> None:
+    with pytest.raises(blokus.BlokusError, match="seconds must be a finite number above 0"):
+        MctsBot(simulations=10).choose(Board("duo"), seconds)
+
+
+def test_playout_weights_that_would_stall_the_playouts_are_refused_for_the_variant() -> None:
+    # Each weight is in range, but together they set Duo's pieces too far apart: a playout
+    # would draw some exp(13) moves to keep one of the lightest piece's.
+    bot = MctsBot(simulations=10, size_bias=3, playout_piece_weights={"I5": 5})
+    with pytest.raises(blokus.InvalidArgumentError, match=r"differ by 13\.3 between duo's lightest and heaviest"):
+        bot.choose(Board("duo"))
+
+
+@pytest.mark.parametrize("variant", ["duo", "trigon_2", "3d_tower"])
+def test_a_search_at_the_widest_size_bias_ends_within_its_budget(variant: str) -> None:
+    # The size bias that once made playouts reject every draw (size_bias 8) is refused; at
+    # the widest one accepted, a search of a late position, where only small pieces fit,
+    # still ends.
+    b = Board(variant)
+    rng = random.Random(3)
+    while b.ply < 14 and not b.is_game_over():
+        b.push(rng.choice(list(b.legal_moves)))
+    a = MctsBot(simulations=30, size_bias=3, seed=1).analyse(b)
+    assert sum(m.visits for m in a.moves) >= 30
 
 
 def test_a_search_option_the_search_cannot_take_is_a_clear_error() -> None:
@@ -229,6 +278,41 @@ def test_the_commands_play_and_analyse(tmp_path: Path, monkeypatch: pytest.Monke
     assert all(n.get("XB") is not None and "mcts: played" in n.comment for n in nodes)
     again = sgf.loads(sgf.dumps(game))  # the values survive a round trip
     assert [n.get("XV") for n in again.mainline()] == [n.get("XV") for n in game.mainline()]
+
+
+def test_analyse_reads_a_record_of_a_users_variant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "mini.toml"
+    mini = Path(__file__).resolve().parent.parent / "examples" / "mini.toml"
+    spec.write_text('sgf_name = "Blokus Mini"\n' + mini.read_text())
+    board = play(GreedyBot(seed=1), RandomBot(seed=2), blokus.Variant.from_file(spec), 0)
+    record = tmp_path / "mini.blksgf"
+    sgf.dump(board, record)
+    assert main(["analyse", str(record), "--bot", "mcts:simulations=20"]) == 2
+    assert "Blokus Mini" in capsys.readouterr().err, "without the spec the game's name is unknown"
+    out = tmp_path / "annotated.blksgf"
+    assert main(["analyse", str(record), "-o", str(out), "--variant", str(spec), "--bot", "mcts:simulations=20"]) == 0
+    nodes = [n for n in sgf.load(out, blokus.Variant.from_file(spec)).mainline() if n.move is not None]
+    assert len(nodes) == board.ply and all("mcts: played" in n.comment for n in nodes)
+
+
+def test_analyse_names_the_file_of_a_malformed_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "bad.blksgf"
+    record.write_text("(;GM[Blokus Duo];B[zz99])")
+    assert main(["analyse", str(record), "--bot", "greedy"]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"blokus: {record}: line 1, column 18: B[zz99]: item 1 (zz99) is not a cell of this board\n"
+    )
+
+
+def test_play_answers_help_and_empty_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("help\n\nmoves\nquit\n"))
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["play", "--variant", "duo", "--bot", "greedy"]) == 0
+    text = out.getvalue()
+    assert "hint     the bot's choice for you" in text and "not played" not in text
+    assert "(414 legal moves)" in text
 
 
 def test_selfplay_with_the_search_is_the_same_for_any_threads() -> None:

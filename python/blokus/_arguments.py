@@ -104,6 +104,16 @@ def number(value: object, name: str, low: float, high: float) -> float:
     return x
 
 
+def real(value: object, name: str, low: float, high: float) -> float:
+    """A finite real number (an int or a float, not a bool) from ``low`` to ``high``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError(f"{name} must be a number, not {type(value).__name__}", name)
+    x = float(value) if not isinstance(value, int) or value.bit_length() < 1000 else math.inf
+    if not low <= x <= high:  # NaN too
+        raise InvalidArgumentError(f"{name} must be a number from {low:g} to {high:g}, not {shown(value)}", name)
+    return x
+
+
 def flag(value: object, name: str) -> bool:
     """A bool (numpy's included; not a number standing for one)."""
     if not isinstance(value, (bool, np.bool_)):

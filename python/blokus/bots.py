@@ -30,7 +30,6 @@ Two optional attributes extend the protocol, and every built-in bot has them:
 from __future__ import annotations
 
 import inspect
-import math
 import random
 import re
 import shlex
@@ -317,34 +316,44 @@ class GreedyBot:
         return f"GreedyBot(seed={self._seed!r})"
 
 
-def _real(value: Any, name: str) -> float:
-    return _arguments.number(value, name, -math.inf, math.inf)
+def _between(low: float, high: float) -> Callable[[Any, str], float]:
+    return lambda value, name: _arguments.real(value, name, low, high)
 
 
-def _reals(values: Any, name: str) -> list[float]:
-    return [_real(x, f"{name}[{i}]") for i, x in enumerate(values)]
+def _each(read: Callable[[Any, str], float]) -> Callable[[Any, str], list[float]]:
+    return lambda values, name: [read(x, f"{name}[{i}]") for i, x in enumerate(values)]
 
 
-def _by_piece(values: Any, name: str) -> dict[str, float]:
-    return {str(k): _real(x, f"{name}[{k!r}]") for k, x in dict(values).items()}
+def _by_piece(read: Callable[[Any, str], float]) -> Callable[[Any, str], dict[str, float]]:
+    return lambda values, name: {str(k): read(x, f"{name}[{k!r}]") for k, x in dict(values).items()}
 
 
-#: The search's tuning options, each with how its value is read (checked, never cast).
+def _count(low: int) -> Callable[[Any, str], int]:
+    return lambda value, name: _arguments.in_range(value, name, low, 2**32 - 1)
+
+
+#: The search's tuning options, each with how its value is read (checked, never cast). The
+#: bounds are wide (the tuned values sit well inside them) but keep every number meaningful:
+#: an exploration of 1e308 or a playout weight of 1e300 is refused when the bot is made, not
+#: when it first searches. Together the playouts' weights must also keep the variant's pieces
+#: within a spread the playouts can draw from (checked when the bot meets the variant).
 _TUNING: dict[str, Callable[[Any, str], Any]] = {
-    "exploration": _real,
-    "first_play_reduction": _real,
-    "rave_equivalence": _real,
-    "expand_after": lambda v, name: _arguments.in_range(v, name, 0, 2**32 - 1),
-    "max_children": lambda v, name: _arguments.in_range(v, name, 1, 2**32 - 1),
-    "prior_weights": _reals,
-    "piece_weights": _by_piece,
-    "playout_piece_weights": _by_piece,
-    "size_bias": _real,
-    "margin_weight": _real,
-    "max_nodes": lambda v, name: _arguments.in_range(v, name, 1, 2**32 - 1),
+    "exploration": _between(0, 100),
+    "first_play_reduction": _between(-1, 1),
+    "rave_equivalence": _between(0, 1e9),
+    "expand_after": _count(0),
+    "max_children": _count(1),
+    "prior_weights": _each(_between(-100, 100)),
+    "piece_weights": _by_piece(_between(-100, 100)),
+    "playout_piece_weights": _by_piece(_between(-12, 12)),
+    "size_bias": _between(-3, 3),
+    "margin_weight": _between(0, 1),
+    "max_nodes": _count(1),
     "tournament": lambda v, name: _arguments.in_range(v, name, 1, 255),
     "local": _arguments.flag,
 }
+#: The options that take several numbers (a spec gives options of one number).
+_LISTED = ("prior_weights", "piece_weights", "playout_piece_weights")
 
 
 class MctsBot:
@@ -391,7 +400,7 @@ class MctsBot:
     name = "mcts"
     #: The tuning options a bot spec can give (those of one number):
     #: ``mcts:seconds=0.1,max_children=24``.
-    spec_tuning: ClassVar[tuple[str, ...]] = tuple(k for k, read in _TUNING.items() if read not in (_reals, _by_piece))
+    spec_tuning: ClassVar[tuple[str, ...]] = tuple(k for k in _TUNING if k not in _LISTED)
 
     def __init__(
         self,
@@ -404,19 +413,17 @@ class MctsBot:
         evaluator_boards: bool = False,
         **tuning: Any,
     ) -> None:
-        if seconds is not None and not (isinstance(seconds, (int, float)) and 0 < seconds < 1e9):
-            raise ValueError(f"seconds must be a positive number, not {seconds!r}")
-        if simulations is not None and not (isinstance(simulations, int) and simulations >= 1):
-            raise ValueError(f"simulations must be a whole number >= 1, not {simulations!r}")
-        if not isinstance(threads, int) or not 1 <= threads <= 256:
-            raise ValueError(f"threads must be a whole number from 1 to 256, not {threads!r}")
+        if seconds is not None:
+            seconds = _seconds(seconds)
+        if simulations is not None:
+            simulations = _arguments.in_range(simulations, "simulations", 1, _arguments.MAX_U64)
+        threads = _arguments.in_range(threads, "threads", 1, _arguments.MAX_THREADS)
         unknown = set(tuning) - set(_TUNING)
         if unknown:
             raise ValueError(f"unknown option {sorted(unknown)[0]!r} (options: {', '.join(_TUNING)})")
         if evaluator is not None and not callable(evaluator):
             raise TypeError(f"the evaluator must be callable, not {type(evaluator).__name__}")
-        if not isinstance(batch_size, int) or not 1 <= batch_size <= 4096:
-            raise ValueError(f"batch_size must be a whole number from 1 to 4096, not {batch_size!r}")
+        batch_size = _arguments.in_range(batch_size, "batch_size", 1, 4096)
         self.evaluator = evaluator
         self.batch_size = batch_size
         self.evaluator_boards = bool(evaluator_boards)
@@ -460,9 +467,7 @@ class MctsBot:
 
     def _budget(self, seconds: float | None) -> tuple[int | None, float | None]:
         if seconds is not None:
-            if not seconds > 0:
-                raise ValueError(f"seconds must be positive, not {seconds!r}")
-            return self.simulations, float(seconds)
+            return self.simulations, _seconds(seconds)
         if self.seconds is None and self.simulations is None:
             return None, 1.0
         return self.simulations, self.seconds
@@ -553,9 +558,23 @@ def playout_values(board: Board, playouts: int = 64, seed: int = 0) -> tuple[flo
 
 
 def _valid_seed(seed: int | None) -> int | None:
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-        raise InvalidBotSpecError(f"a seed is a whole number >= 0, not {seed!r}")
+    if seed is not None and (
+        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _arguments.MAX_U64
+    ):
+        raise InvalidBotSpecError(f"a seed is a whole number from 0 to 2**64 - 1, not {_arguments.shown(seed)}")
     return seed
+
+
+#: The most seconds a bot may be given for a move (about 11 days), and the least a clock gives
+#: a move however little time is left (what the GTP server asks of its bot, and what GtpBot
+#: sends an engine): a search needs a few milliseconds to choose at all.
+MAX_SECONDS = 1e6
+MIN_SECONDS = 0.01
+
+
+def _seconds(seconds: object) -> float:
+    """Seconds for a move: a finite number above 0, at most :data:`MAX_SECONDS`."""
+    return _arguments.number(seconds, "seconds", 0, MAX_SECONDS)
 
 
 #: The built-in bots by the name a spec gives them (``greedy:seed=3``).
