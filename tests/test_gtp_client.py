@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -290,3 +292,113 @@ def test_a_variant_the_client_does_not_know_yet() -> None:
             e.genmove(0)
         with pytest.raises(ValueError, match="does not know the engine's variant"):
             e.genmove("1")  # a token needs no variant, but reading the move does
+
+
+# --- engines behind scripts, bad arguments, answers out of range ---
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie has)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc")
+def test_an_engine_behind_a_script_that_hangs_times_out_and_all_of_it_is_stopped(tmp_path: Path) -> None:
+    # The script runs the engine as its child (no exec), so the engine holds the pipes after
+    # the script is killed: the timeout must still fire on time and stop the engine too.
+    pid_file = tmp_path / "engine.pid"
+    script = tmp_path / "engine.sh"
+    # (A background job reads /dev/null unless told otherwise: it is given the script's input.)
+    script.write_text(
+        f'#!/bin/sh\nexec 3<&0\n"{sys.executable}" "{FAKE}" hang genmove 1 <&3 &\necho $! > "{pid_file}"\nwait\n'
+    )
+    script.chmod(0o755)
+    outcome: list[BaseException | None] = []
+
+    def play() -> None:
+        try:
+            with Engine.popen([str(script)], timeout=1, name="script") as e:
+                e.set_game("duo")
+                GtpBot(e).choose(Board("duo"))
+        except BaseException as error:  # noqa: BLE001 - handed to the test's thread
+            outcome.append(error)
+        else:
+            outcome.append(None)
+
+    started = time.monotonic()
+    worker = threading.Thread(target=play, daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert not worker.is_alive(), "the client hung after the timeout"
+    assert time.monotonic() - started < 10
+    assert isinstance(outcome[0], EngineTimeoutError), outcome
+    engine_pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while not _gone(engine_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _gone(engine_pid), "the engine the script started was stopped too"
+
+
+def test_a_variant_that_does_not_exist_starts_no_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[object] = []
+    monkeypatch.setattr("blokus.gtp.subprocess.Popen", lambda *a, **k: started.append(a))
+    with pytest.raises(blokus.UnknownVariantError, match="nosuch"):
+        Engine.popen(server(), variant="nosuch")
+    with pytest.raises(blokus.InvalidArgumentError, match="timeout must be a finite number above 0"):
+        Engine.popen(server(), timeout=float("nan"))
+    assert started == []
+
+
+@pytest.mark.parametrize("timeout", [float("nan"), float("inf"), -1.0, 0.0, 1e300])
+def test_a_time_to_answer_out_of_range_is_refused(timeout: float) -> None:
+    with pytest.raises(blokus.InvalidArgumentError, match="timeout must be a finite number above 0, at most 1e"):
+        Engine.popen(server(), timeout=timeout)
+
+
+@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), 1e300, 0.0])
+def test_a_time_per_move_out_of_range_is_refused(engine: Engine, seconds: float) -> None:
+    with pytest.raises(blokus.InvalidArgumentError, match="seconds must be a finite number above 0, at most 1e"):
+        GtpBot(engine).choose(Board("duo"), seconds)
+
+
+def test_a_search_over_gtp_given_next_to_no_time_still_moves() -> None:
+    # An equal-time match gives the first move the mean time of an engine that has not
+    # thought yet: next to nothing, which must reach the engine as a short time, not as 0.
+    with GtpBot(Engine.popen(server("--variant", "duo", "--bot", "mcts:seed=1"), timeout=30)) as bot:
+        board = Board("duo")
+        move = bot.choose(board, 1e-6)
+        assert move in board.legal_moves
+
+
+def answering(text: str) -> Engine:
+    """An engine that answers every command with ``text`` (a Python expression)."""
+    script = (
+        f"import sys\nfor line in sys.stdin:\n    print('=' + line.split()[0] + ' ' + {text} + chr(10), flush=True)"
+    )
+    return Engine.popen([sys.executable, "-c", script], name="numbers", variant="duo", timeout=30)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1e400 0.5 e10", "answered '1e400', which is not a finite number"),
+        ("nan 0.5 e10", "answered 'nan', which is not a finite number"),
+        ("2.5 0.5 e10", "answered '2.5', which is not a count"),
+        ("-3 0.5 e10", "answered '-3', which is not a count"),
+        ("10 nan e10", "answered 'nan', which is not a finite number"),
+        ("10 1e400 e10", "answered '1e400', which is not a finite number"),
+    ],
+)
+def test_move_values_out_of_range_are_protocol_errors(text: str, message: str) -> None:
+    with answering(repr(text)) as e, pytest.raises(EngineProtocolError, match=f"numbers: 'move_values': {message}"):
+        e.move_values()
+
+
+def test_a_huge_answer_is_cut_in_the_error() -> None:
+    with answering("'x' * 500_000") as e, pytest.raises(EngineProtocolError) as error:
+        e.genmove("b")
+    assert len(str(error.value)) < 2000 and "characters left out" in str(error.value)

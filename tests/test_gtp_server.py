@@ -351,3 +351,36 @@ def test_a_bot_that_fails_fails_the_command_not_the_engine(capsys: pytest.Captur
     assert server.handle("genmove b") == fail("internal error: ZeroDivisionError: oops")
     assert "ZeroDivisionError" in capsys.readouterr().err, "the traceback goes to stderr"
     assert server.handle("name") == ok("blokus recorder")
+
+
+# --- values out of range (each once took the server down a path it could not finish) ---
+
+
+def test_a_seed_past_64_bits_is_refused_and_the_next_move_is_made(duo: GtpServer) -> None:
+    assert duo.handle("set_random_seed 18446744073709551616") == fail("argument 1 must be less or equal 1.84467e+19")
+    assert duo.handle("set_random_seed 18446744073709551615") == ok()
+    assert body(duo.handle("genmove b")) in {str(m) for m in Board("duo").legal_moves}
+
+
+@pytest.mark.parametrize(
+    ("command", "argument"),
+    [("time_settings 1e308 0 0", 1), ("time_settings 0 1e308 1", 2), ("time_left b 1e308 0", 2)],
+)
+def test_a_clock_of_endless_time_is_refused(duo: GtpServer, command: str, argument: int) -> None:
+    assert duo.handle(command) == fail(f"argument {argument} must be less or equal 3.1536e+07")
+
+
+@pytest.mark.parametrize("clock", [["time_left b 0 0"], ["time_settings 0 0.001 1", "time_left b 0 1"]])
+def test_a_search_with_no_time_left_still_moves(clock: list[str]) -> None:
+    from blokus.bots import MctsBot
+
+    server = GtpServer(MctsBot(seconds=5, seed=1), "duo")
+    for line in clock:
+        assert server.handle(line) == ok()
+    assert body(server.handle("genmove b")) in {str(m) for m in Board("duo").legal_moves}
+
+
+def test_loadsgf_of_an_endless_file_is_refused(duo: GtpServer) -> None:
+    answer = duo.handle("loadsgf /dev/zero")
+    assert answer == fail("/dev/zero: the file is larger than 256 MiB, the most a record may have")
+    assert duo.handle("final_score") == ok("0"), "the position is as it was"

@@ -278,6 +278,17 @@ class MissingDependencyError(BlokusError, ImportError):
     """
 
 
+# The most characters of an engine's standard error an :class:`EngineError` keeps (the last).
+_STDERR_KEPT = 10_000
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text``, or its start and end with how much was left out between them."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit // 2]}... ({len(text) - limit} characters left out) ...{text[-(limit // 2) :]}"
+
+
 class EngineError(BlokusError):
     """An engine (a GTP program, or a bot playing a match) failed.
 
@@ -293,14 +304,20 @@ class EngineError(BlokusError):
     """
 
     def __init__(self, message: str, engine: str = "", command: str | None = None, stderr: str = "") -> None:
-        parts = [f"{engine}: " if engine else "", f"{command!r}: " if command else "", message]
+        # An engine writes what it likes: each part is cut to a few hundred characters, so
+        # that a message stays readable (and a match's results small) however much it wrote.
+        parts = [
+            f"{_cut(engine, 100)}: " if engine else "",
+            f"{_cut(command, 200)!r}: " if command else "",
+            _cut(message, 1000),
+        ]
         if stderr:
-            tail = stderr.rstrip("\n").splitlines()[-5:]
+            tail = [_cut(line, 200) for line in stderr[-10_000:].rstrip("\n").splitlines()[-5:]]
             parts.append("; its stderr ends: " + " | ".join(tail))
         super().__init__("".join(parts))
         self.engine = engine
         self.command = command
-        self.stderr = stderr
+        self.stderr = stderr[-_STDERR_KEPT:]
 
 
 class EngineTerminatedError(EngineError):

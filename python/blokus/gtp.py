@@ -42,6 +42,7 @@ import os
 import queue
 import re
 import shlex
+import signal
 import subprocess
 import tempfile
 import threading
@@ -49,9 +50,9 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import IO, TYPE_CHECKING, Union
 
-from blokus import sgf
+from blokus import _arguments, sgf
 from blokus.board import Board, Move
-from blokus.bots import Analysis, RootMove, _check_playing
+from blokus.bots import MAX_SECONDS, MIN_SECONDS, Analysis, RootMove, _check_playing, _seconds
 from blokus.errors import (
     EngineError,
     EngineIllegalMoveError,
@@ -154,8 +155,16 @@ def variant_of_game(name: str, extra: Variant | None = None) -> Variant | None:
     return None
 
 
-#: How many lines of an engine's stderr are kept.
+#: How many lines of an engine's stderr are kept, and how many characters of each.
 STDERR_LINES = 200
+STDERR_LINE_CHARS = 4096
+
+#: The longest answer line, and the longest answer, an engine may send (an answer with every
+#: legal move of a Classic or Trigon position is some hundreds of kilobytes): past either the
+#: engine is out of step and is stopped.
+MAX_LINE_BYTES = 2**20
+MAX_ANSWER_BYTES = 64 * 2**20
+_TOO_LONG = "\0 too long"
 
 #: Pentobi's answer to ``reg_genmove`` for a colour that has no move.
 _NO_MOVE = "player failed to generate a move"
@@ -229,6 +238,9 @@ class Engine:
         if not args:
             raise ValueError("an engine's command line names at least the program")
         label = name or os.path.basename(args[0])
+        timeout = _timeout(timeout)
+        # Everything is checked before the process starts, so a bad argument leaves none behind.
+        known = _as_variant(variant) if variant is not None else None
         try:
             process = subprocess.Popen(
                 args,
@@ -238,38 +250,57 @@ class Engine:
                 bufsize=-1,  # buffered: readline reads blocks, not bytes (stdin is flushed)
                 cwd=cwd,
                 env=env,
+                # A group of its own, so that stopping it stops what it started too (an engine
+                # behind a shell script that did not exec it), and a Ctrl-C meant for us does
+                # not kill it in the middle of an answer (we close it).
+                start_new_session=os.name == "posix",
             )
         except OSError as e:
             raise EngineTerminatedError(f"cannot start {args[0]!r}: {e.strerror or e}", label) from None
         engine = cls(process, label, timeout)
-        if variant is not None:
-            engine.variant = _as_variant(variant)
+        engine.variant = known
         return engine
 
     # --- the pipes ---
 
     def _read_stdout(self, stream: IO[bytes]) -> None:
         # Whole answers are handed over (an empty line ends one), not lines: an answer of
-        # thousands of moves crosses between the threads once.
+        # thousands of moves crosses between the threads once. The reader closes its pipe at
+        # the end of the output: closing it from another thread would wait for a read that
+        # may never end (a child of the engine's that holds the pipe open).
         lines: list[str] = []
+        size = 0
         try:
-            for raw in iter(stream.readline, b""):
+            for raw in iter(lambda: stream.readline(MAX_LINE_BYTES + 1), b""):
+                if len(raw) > MAX_LINE_BYTES or size > MAX_ANSWER_BYTES:
+                    self._answers.put([_TOO_LONG])
+                    break
+                size += len(raw)
                 line = raw.decode("utf-8", "replace").rstrip("\r\n")
                 if line.strip():
                     lines.append(line)
                 elif lines:
                     self._answers.put(lines)
-                    lines = []
+                    lines, size = [], 0
         except (OSError, ValueError):
             pass
+        finally:
+            with contextlib.suppress(OSError):
+                stream.close()
         self._answers.put(None)
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         try:
-            for line in iter(stream.readline, b""):
-                self._stderr.append(line.decode("utf-8", "replace"))
+            for raw in iter(lambda: stream.readline(MAX_LINE_BYTES), b""):
+                line = raw.decode("utf-8", "replace")
+                if len(line) > STDERR_LINE_CHARS:
+                    line = line[:STDERR_LINE_CHARS] + " ...\n"
+                self._stderr.append(line)
         except (OSError, ValueError):
             pass
+        finally:
+            with contextlib.suppress(OSError):
+                stream.close()
 
     @property
     def stderr(self) -> str:
@@ -292,18 +323,28 @@ class Engine:
         return self.stderr
 
     def _stop(self) -> None:
-        """Kills the process (it is out of step or hung) and closes the pipes."""
+        """Kills the process and what it started (it is out of step or hung) and closes its
+        input; the reader threads close the output pipes when they end."""
         self._closed = True
+        self._kill_group()
         if self.process.poll() is None:
             self.process.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):  # a process that ignores SIGKILL
             self.process.wait(timeout=5)
-        for pipe in (self.process.stdin, self.process.stdout):
-            if pipe is not None:
-                with contextlib.suppress(OSError):
-                    pipe.close()
+        if self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
         # Everything the engine wrote to stderr is read before this returns.
         self._stderr_thread.join(timeout=1)
+
+    def _kill_group(self) -> None:
+        """Kills the engine's process group (its own, made by :meth:`popen`), which the
+        engine's children are in unless they left it."""
+        if os.name != "posix" or self.process.returncode is not None:
+            return  # once reaped, the group's id may be another process's
+        with contextlib.suppress(OSError):
+            if os.getpgid(self.process.pid) == self.process.pid:
+                os.killpg(self.process.pid, signal.SIGKILL)
 
     def _exited(self, command: str) -> EngineError:
         try:
@@ -331,7 +372,7 @@ class Engine:
         """
         if "\n" in command or "\r" in command:
             raise ValueError(f"a GTP command is one line, not {command!r}")
-        wait = self.timeout if isinstance(timeout, _Default) else timeout
+        wait = self.timeout if isinstance(timeout, _Default) else _timeout(timeout)
         if self._closed:
             raise self._error(EngineTerminatedError, "the engine is not running (it was closed or stopped)", command)
         id = self._next_id
@@ -344,6 +385,14 @@ class Engine:
         except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
             raise self._exited(command) from None
         lines = self._next_answer(command, wait)
+        if lines == [_TOO_LONG]:
+            self._stop()
+            raise self._error(
+                EngineProtocolError,
+                f"answered more than {MAX_ANSWER_BYTES // 2**20} MiB (or a line of more than "
+                f"{MAX_LINE_BYTES // 2**20} MiB); the engine was stopped",
+                command,
+            )
         found = _RESPONSE.match(lines[0])
         if found is None:
             self._stop()
@@ -395,9 +444,18 @@ class Engine:
 
     def _number(self, text: str, command: str) -> float:
         try:
-            return float(text.split()[0])
+            x = float(text.split()[0])
         except (ValueError, IndexError):
-            raise self._error(EngineProtocolError, f"answered {text!r}, which is not a number", command) from None
+            x = math.nan
+        if not math.isfinite(x):
+            raise self._error(EngineProtocolError, f"answered {text!r}, which is not a finite number", command)
+        return x
+
+    def _count(self, text: str, command: str) -> int:
+        x = self._number(text, command)
+        if not (x.is_integer() and 0 <= x < 2**63):
+            raise self._error(EngineProtocolError, f"answered {text!r}, which is not a count", command)
+        return int(x)
 
     # --- the commands ---
 
@@ -669,7 +727,7 @@ class Engine:
         ...     engine.genmove("b") is not None
         True
         """
-        self.send(f"time_settings {_seconds(main)} {_seconds(byo_yomi)} {int(stones)}")
+        self.send(f"time_settings {_time_text(main)} {_time_text(byo_yomi)} {int(stones)}")
 
     def time_left(self, color: ColorLike, seconds: float, stones: int) -> None:
         """``time_left COLOR SECONDS STONES``.
@@ -682,7 +740,7 @@ class Engine:
         ...     engine.genmove("b") is not None
         True
         """
-        self.send(f"time_left {self._color(color, 'time_left')} {_seconds(seconds)} {int(stones)}")
+        self.send(f"time_left {self._color(color, 'time_left')} {_time_text(seconds)} {int(stones)}")
 
     def move_values(self) -> list[tuple[int, float, Move]]:
         """``move_values``: ``(visits, value, move)`` of each move the last search looked at.
@@ -704,9 +762,9 @@ class Engine:
                 continue
             if len(parts) < 3:
                 raise self._error(EngineProtocolError, f"answered {line!r}, not visits, value and a move", command)
-            visits = self._number(parts[0], command)
+            visits = self._count(parts[0], command)
             value = self._number(parts[-2], command)
-            rows.append((int(visits), value, self._move(parts[-1], command)))
+            rows.append((visits, value, self._move(parts[-1], command)))
         return rows
 
     def get_value(self) -> float:
@@ -775,11 +833,18 @@ class Engine:
         return f"<Engine {self.engine_name} (pid {self.process.pid}, {state})>"
 
 
+def _timeout(value: object) -> float | None:
+    """A time to wait for an answer: seconds above 0, or ``None`` for as long as it takes."""
+    if value is None:
+        return None
+    return _arguments.number(value, "timeout", 0, MAX_SECONDS)
+
+
 def _quote(text: str) -> str:
     return f'"{text}"' if any(c.isspace() for c in text) else text
 
 
-def _seconds(value: float) -> str:
+def _time_text(value: float) -> str:
     """A time for GTP: whole seconds as integers (the standard), else three decimals."""
     if float(value).is_integer():
         return str(int(value))
@@ -914,7 +979,8 @@ class GtpBot:
         if not self._time_control:
             return
         if self._given is None or self._given[0] != seconds:
-            sent = seconds
+            # Written with three decimals: less than a few milliseconds would read as no time.
+            sent = max(seconds, MIN_SECONDS)
             try:
                 engine.time_settings(0, sent, 1)
             except EngineRefusedError:
@@ -942,6 +1008,7 @@ class GtpBot:
         assert color is not None
         timeout: float | _Default | None = DEFAULT
         if seconds is not None:
+            seconds = _seconds(seconds)
             self._give_time(color, seconds)
             if self.engine.timeout is not None:
                 timeout = max(self.engine.timeout, 2 * seconds + 10)

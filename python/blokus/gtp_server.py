@@ -34,10 +34,14 @@ from typing import IO
 
 from blokus import __version__, sgf
 from blokus.board import Board, Move
-from blokus.bots import Analysis, Bot
+from blokus.bots import MAX_SECONDS, MIN_SECONDS, Analysis, Bot
 from blokus.errors import BlokusError
 from blokus.gtp import color_token, parse_color, variant_of_game
 from blokus.variant import Variant, VariantLike
+
+#: The largest number of seconds (and of stones) the time commands take: a year. A clock of
+#: 1e308 seconds would let a bot think without end.
+MAX_TIME = 365 * 24 * 3600
 
 
 class _Failure(Exception):
@@ -125,13 +129,16 @@ class _Clock:
             return None
         seconds, stones = self.left.get(color, (self.main, 0))
         if stones > 0:  # in byo-yomi: an equal share of the period
-            return max(0.0, 0.95 * seconds / stones)
-        # Main time: a share for each move the colour may still make (at most one per piece;
-        # half of them is the usual), and byo-yomi after it.
-        share = 0.95 * seconds / max(1.0, math.ceil(pieces_left / 2))
-        if self.byo_yomi > 0 and self.stones > 0:
-            share = max(share, 0.95 * self.byo_yomi / self.stones)
-        return max(0.0, share)
+            share = 0.95 * seconds / stones
+        else:
+            # Main time: a share for each move the colour may still make (at most one per
+            # piece; half of them is the usual), and byo-yomi after it.
+            share = 0.95 * seconds / max(1.0, math.ceil(pieces_left / 2))
+            if self.byo_yomi > 0 and self.stones > 0:
+                share = max(share, 0.95 * self.byo_yomi / self.stones)
+        # A move is made however little time is left (the controller decides what a late
+        # move costs), and no move thinks for longer than a bot may.
+        return min(max(share, MIN_SECONDS), MAX_SECONDS)
 
     def spent(self, color: int, seconds: float) -> None:
         if not self.limited:
@@ -294,16 +301,23 @@ class GtpServer:
         return self._color(args)
 
     @staticmethod
-    def _number(args: list[str], i: int, kind: type[float | int] = float, low: float = 0) -> float:
+    def _number(
+        args: list[str], i: int, kind: type[float | int] = float, low: float = 0, high: float = MAX_TIME
+    ) -> float:
         text = GtpServer._arg(args, i)
+        shown = text if len(text) <= 40 else text[:30] + "..."
+        if len(text) > 400:  # int() of thousands of digits is slow, and no argument needs them
+            raise _Failure(f"argument {i + 1} ('{shown}') has invalid type")
         try:
             value = kind(text)
         except ValueError:
-            raise _Failure(f"argument {i + 1} ('{text}') has invalid type") from None
+            raise _Failure(f"argument {i + 1} ('{shown}') has invalid type") from None
         if not math.isfinite(value):
-            raise _Failure(f"argument {i + 1} ('{text}') has invalid type")
+            raise _Failure(f"argument {i + 1} ('{shown}') has invalid type")
         if value < low:
             raise _Failure(f"argument {i + 1} must be greater or equal {low:g}")
+        if value > high:
+            raise _Failure(f"argument {i + 1} must be less or equal {high:g}")
         return value
 
     def _token(self, color: int) -> str:
@@ -496,7 +510,7 @@ class GtpServer:
 
     def _set_random_seed(self, args: list[str], tail: str) -> str:
         self._count(args, 1)
-        seed = int(self._number(args, 0, int))
+        seed = int(self._number(args, 0, int, high=2**64 - 1))
         if hasattr(self.bot, "seed"):
             self.bot.seed = seed
         return ""
