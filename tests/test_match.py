@@ -141,6 +141,42 @@ def test_resume_goes_on_as_the_match_would_have(tmp_path: Path) -> None:
         match(["random", "greedy"], "duo", games=8, seed=6, jobs=1, out=folder, resume=True)
 
 
+@pytest.mark.parametrize("settings", ["[]", '"a match"', "3"])
+def test_resume_refuses_settings_that_are_no_object(tmp_path: Path, settings: str) -> None:
+    folder = tmp_path / "m"
+    match(["random", "greedy"], "duo", games=1, seed=5, jobs=1, out=folder)
+    (folder / "match.json").write_text(settings)
+    with pytest.raises(BlokusError, match=r"match\.json: cannot read: a match's settings are a JSON object, not "):
+        match(["random", "greedy"], "duo", games=2, seed=5, jobs=1, out=folder, resume=True)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["[]", '"x"', "null", '{"game": 1}', '{"game": "x"}', "{}", "{truncated"],
+)
+def test_resume_plays_again_a_game_whose_record_is_malformed(tmp_path: Path, line: str) -> None:
+    whole = match(["random", "greedy"], "duo", games=3, seed=5, jobs=1)
+    folder = tmp_path / "m"
+    match(["random", "greedy"], "duo", games=3, seed=5, jobs=1, out=folder)
+    results = folder / "results.jsonl"
+    first, _, third = results.read_text().splitlines()
+    results.write_text(f"{first}\n{line}\n{third}\n")
+    r = match(["random", "greedy"], "duo", games=3, seed=5, jobs=1, out=folder, resume=True)
+    assert [without_times(g) for g in r.records] == [without_times(g) for g in whole.records]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("seats", ["a", 1]), ("plies", 2.5), ("seconds", [1, "x"]), ("forfeit", "0"), ("by_color", 1)],
+)
+def test_a_game_record_of_the_wrong_kinds_is_refused(field: str, value: object) -> None:
+    good = match(["random", "greedy"], "duo", games=1, seed=5, jobs=1).records[0]
+    data = json.loads(good.to_json())
+    data[field] = value
+    with pytest.raises(ValueError, match=f"a game record's '{field}' cannot be "):
+        GameRecord.from_json(json.dumps(data))
+
+
 def test_openings_from_a_file(tmp_path: Path) -> None:
     path = tmp_path / "openings.txt"
     path.write_text("# two openings\ne10,d11,e11,f11,e12; j5,j6\n\ne10 j5  # a comment\n")
@@ -196,7 +232,7 @@ def test_seat_counts(variant: str, engines: list[str], message: str) -> None:
 
 
 def test_bad_arguments() -> None:
-    with pytest.raises(InvalidBotSpecError, match="seconds must be a positive number"):
+    with pytest.raises(InvalidBotSpecError, match="seconds must be a finite number above 0"):
         match(["random", "mcts:seconds=-1"], "duo", games=1)
     with pytest.raises(BlokusError, match="at least two engines"):
         match(["random"], "duo")

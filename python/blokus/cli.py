@@ -49,14 +49,36 @@ def _integer(low: int, high: int | None = None) -> Callable[[str], int]:
 
 
 def _seconds(text: str) -> float:
-    """An argparse type: a finite number of seconds above 0."""
+    """An argparse type: a finite number of seconds above 0, at most a bot's most."""
+    from blokus.bots import MAX_SECONDS
+
     try:
         x = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, not {_arguments.shown(text)}") from None
-    if not (math.isfinite(x) and x > 0):
-        raise argparse.ArgumentTypeError(f"expected a finite number of seconds above 0, not {_arguments.shown(text)}")
+    if not (math.isfinite(x) and 0 < x <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds above 0 and at most {MAX_SECONDS:g}, not {_arguments.shown(text)}"
+        )
     return x
+
+
+def _rate(text: str) -> float:
+    """An argparse type: a probability strictly between 0 and 1."""
+    try:
+        x = float(text)
+    except ValueError:
+        x = math.nan
+    if not 0 < x < 1:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, not {_arguments.shown(text)}")
+    return x
+
+
+def _folder(text: str) -> str:
+    """An argparse type: a folder's path, not empty."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a folder, not an empty path")
+    return text
 
 
 _count = _integer(0)
@@ -285,11 +307,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     bot = from_spec(_bot_spec(args))
     board = Board(v)
     out = sys.stdout
-    print(
-        f"blokus {v.id}: you are player {args.player}; type a move (e.g. e10,d11,e11), "
-        "'undo', 'hint', 'moves' or 'quit'",
-        file=out,
-    )
+    print(f"blokus {v.id}: you are player {args.player}; type a move (e.g. e10,d11,e11) or 'help'", file=out)
     while not board.is_game_over():
         print(board, file=out)
         if board.player != args.player:
@@ -304,6 +322,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
             return 0
         if line in ("quit", "exit"):
             return 0
+        if line in ("help", "?"):
+            print(_PLAY_HELP, file=out)
+            continue
         if line == "undo":
             # Back to the last position where it was the person's turn.
             while board.move_stack:
@@ -315,7 +336,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
             print(f"hint: {bot.choose(board)}", file=out)
             continue
         if line == "moves":
-            print(" ".join(str(m) for m in list(board.legal_moves)[:60]), file=out)
+            legal = list(board.legal_moves)
+            more = f" ... ({len(legal)} legal moves)" if len(legal) > 60 else ""
+            print(" ".join(str(m) for m in legal[:60]) + more, file=out)
+            continue
+        if not line:
             continue
         try:
             board.push(line)
@@ -329,13 +354,21 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+_PLAY_HELP = """\
+a move:  its cells in Pentobi's notation, in any order (e10,d11,e11,f11,e12)
+moves    the legal moves (the first 60)
+hint     the bot's choice for you
+undo     take back your last move (and the bot's answer)
+quit     end the game (also exit, or end of input)"""
+
+
 def _cmd_analyse(args: argparse.Namespace) -> int:
     """Annotates every move of a record's main line with the bot's view of it."""
     from blokus import sgf
     from blokus.bots import from_spec
 
-    game = sgf.load(args.record)
     bot = from_spec(_bot_spec(args))
+    game = sgf.load(args.record, _variant_arg(args.variant) if args.variant else None)
     nodes = [node for node, _ in game.mainline_boards()]
     bar = Progress(len(nodes), sys.stderr, sys.stderr.isatty())
     board = game.board()
@@ -602,9 +635,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def bot_options(p: argparse.ArgumentParser, default: str) -> None:
         p.add_argument("--bot", default=default, help=f"random, greedy or mcts, with options (default {default})")
-        p.add_argument("--seed", type=int, default=None, help="the bot's random seed")
-        p.add_argument("--seconds", type=float, default=None, help="the bot's time per move (bots that search)")
-        p.add_argument("--threads", type=int, default=None, help="the bot's threads (bots that search)")
+        p.add_argument("--seed", type=_seed, default=None, help="the bot's random seed")
+        p.add_argument("--seconds", type=_seconds, default=None, help="the bot's time per move (bots that search)")
+        p.add_argument("--threads", type=_threads, default=None, help="the bot's threads (bots that search)")
 
     p = sub.add_parser("play", help="play a bot in the terminal: moves typed as text, the board after each")
     p.add_argument("--variant", "--game", "-g", default="duo", help="variant id, or a .toml/.json spec file")
@@ -618,6 +651,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("record", help="a .blksgf file")
     p.add_argument("-o", "--output", help="the .blksgf file to write (default: standard output)")
+    p.add_argument(
+        "--variant", default=None, help="a .toml/.json spec file (or id): the variant of a record of your own variant"
+    )
     bot_options(p, "mcts")
     p.set_defaults(run=_cmd_analyse)
 
@@ -630,24 +666,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("engines", nargs="+", metavar="ENGINE", help="a bot spec or a GTP command line (quote it)")
     p.add_argument("--variant", "--game", "-g", default="duo", help="variant id, or a .toml/.json spec file")
-    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the openings and of the bots' seeds (default 0)")
-    p.add_argument("--jobs", "-j", type=int, default=None, help="games at once (default: one per core)")
-    p.add_argument("--out", "-o", default=None, help="folder for the game files and results (resumable)")
+    p.add_argument("--games", type=_integer(0, 10**9), default=100, help="games to play (default 100)")
+    p.add_argument(
+        "--seed", type=_integer(0, 2**63 - 1), default=0, help="seed of the openings and of the bots' seeds (default 0)"
+    )
+    p.add_argument("--jobs", "-j", type=_integer(1, 1024), default=None, help="games at once (default: one per core)")
+    p.add_argument("--out", "-o", type=_folder, default=None, help="folder for the game files and results (resumable)")
     p.add_argument("--resume", action="store_true", help="go on with the match in --out")
     p.add_argument("--openings", default=None, help="a file of openings, one a line (moves separated by ';')")
-    p.add_argument("--opening-plies", type=int, default=None, help="random opening moves (default: one per colour)")
+    p.add_argument("--opening-plies", type=_count, default=None, help="random opening moves (default: one per colour)")
     p.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"), help="stop when the SPRT decides")
-    p.add_argument("--alpha", type=float, default=0.05, help="the SPRT's false positive rate (default 0.05)")
-    p.add_argument("--beta", type=float, default=0.05, help="the SPRT's false negative rate (default 0.05)")
+    p.add_argument("--alpha", type=_rate, default=0.05, help="the SPRT's false positive rate (default 0.05)")
+    p.add_argument("--beta", type=_rate, default=0.05, help="the SPRT's false negative rate (default 0.05)")
     p.add_argument(
         "--equal-time",
-        type=int,
+        type=_integer(1, 10**6),
         default=None,
         metavar="N",
         help="engine N (1-based) gets the others' mean time per move",
     )
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds a GTP engine has to answer (default 60)")
+    p.add_argument(
+        "--timeout", type=_seconds, default=60.0, help="seconds a GTP engine has to answer (default 60, at most 1e6)"
+    )
     _ray_option(p, "play the games on Ray actors (--jobs: actors; default one per CPU of the cluster)")
     p.set_defaults(run=_cmd_match)
 

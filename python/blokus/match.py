@@ -63,10 +63,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, Union
 
+from blokus import _arguments, sgf
 from blokus import elo as stats
-from blokus import sgf
 from blokus.board import Board, Move
-from blokus.bots import Bot, GreedyBot, from_spec, gtp_command, is_gtp_spec
+from blokus.bots import MAX_SECONDS, Bot, GreedyBot, from_spec, gtp_command, is_gtp_spec
 from blokus.errors import BlokusError, EngineError, EngineTerminatedError, InvalidBotSpecError
 from blokus.gtp import GtpBot
 from blokus.variant import Variant, VariantLike, variant
@@ -139,9 +139,68 @@ class GameRecord:
         (True, (1, 0))
         """
         data = json.loads(text)
-        fields = {f.name for f in dataclasses.fields(cls)}
-        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in fields}
+        if not isinstance(data, dict):
+            raise ValueError(f"a game record is a JSON object, not {type(data).__name__}")
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in data:
+                if f.default is dataclasses.MISSING:
+                    raise ValueError(f"a game record has a {f.name!r}")
+                continue
+            value = data[f.name]
+            values[f.name] = tuple(value) if isinstance(value, list) else value
+            if not _RECORD_KINDS[f.name](values[f.name]):
+                raise ValueError(f"a game record's {f.name!r} cannot be {_shown(value)}")
         return cls(**values)
+
+
+def _whole(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _real(x: object) -> bool:
+    return (isinstance(x, float) or _whole(x)) and math.isfinite(x)  # type: ignore[arg-type]
+
+
+def _tuple_of(test: Callable[[object], bool]) -> Callable[[object], bool]:
+    return lambda x: isinstance(x, tuple) and all(test(e) for e in x)
+
+
+def _or_none(test: Callable[[object], bool]) -> Callable[[object], bool]:
+    return lambda x: x is None or test(x)
+
+
+def _text(x: object) -> bool:
+    return isinstance(x, str)
+
+
+#: What each field of a :class:`GameRecord` read back from a file may hold.
+_RECORD_KINDS: dict[str, Callable[[object], bool]] = {
+    "game": _whole,
+    "round": _whole,
+    "seats": _tuple_of(_whole),
+    "by_color": lambda x: isinstance(x, bool),
+    "opening": _tuple_of(_text),
+    "plies": _whole,
+    "points": _tuple_of(_whole),
+    "scores": _tuple_of(_whole),
+    "result": _text,
+    "scores_by_engine": _tuple_of(_real),
+    "places": _tuple_of(_real),
+    "firsts": _tuple_of(_real),
+    "points_by_engine": _tuple_of(_real),
+    "moves": _tuple_of(_whole),
+    "seconds": _tuple_of(_real),
+    "cpu": _tuple_of(_real),
+    "forfeit": _or_none(_whole),
+    "error": _or_none(_text),
+    "sgf": _or_none(_text),
+}
+
+
+def _shown(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass(frozen=True)
@@ -729,10 +788,13 @@ def match(
     ([(0, 1), (1, 0)], ['B+26', 'W+18'])
     """
     v = variant(variant_)
-    if games < 0:
-        raise BlokusError(f"games must be >= 0, not {games}")
-    if not 0 <= seed < 2**63:
-        raise BlokusError(f"a seed is a whole number from 0 to 2**63 - 1, not {seed}")
+    games = _arguments.in_range(games, "games", 0, 10**9)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise BlokusError(f"a seed is a whole number from 0 to 2**63 - 1, not {_arguments.shown(seed)}")
+    if timeout is not None:
+        timeout = _arguments.number(timeout, "timeout", 0, MAX_SECONDS)
+    if out is not None and not os.fspath(out):
+        raise BlokusError("out names no folder (an empty path)")
     if len(engines) < 2:
         raise BlokusError(f"a match needs at least two engines, not {len(engines)}")
     for e in engines:
@@ -740,15 +802,16 @@ def match(
             _check_spec(e)
         elif not isinstance(e, Bot):
             raise InvalidBotSpecError(f"an engine is a bot or a spec, not {type(e).__name__}")
-    n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if n_jobs < 1:
-        raise BlokusError(f"jobs must be >= 1, not {n_jobs}")
+    n_jobs = _arguments.in_range(jobs, "jobs", 1, 1024) if jobs is not None else (os.cpu_count() or 1)
     by_color, cycle = seatings(v, len(engines))
     labels, groups = _labels(engines)
     if equal_time is not None and not 0 <= equal_time < len(engines):
         raise BlokusError(f"equal_time names engine {equal_time}, but engines are 0..{len(engines) - 1}")
-    if opening_plies is not None and opening_plies < 0:
-        raise BlokusError(f"opening plies must be >= 0, not {opening_plies}")
+    if opening_plies is not None and not 0 <= _arguments.integer(opening_plies, "opening_plies") <= v.max_plies:
+        raise BlokusError(
+            f"opening plies must be 0 to {v.max_plies} (a game of {v.id} has at most {v.max_plies} moves), "
+            f"not {_arguments.shown(opening_plies)}"
+        )
     plies = v.num_colors if opening_plies is None else opening_plies
     lines = read_openings(openings, v) if openings is not None else None
     result = MatchResult(v, tuple(labels), games, [], groups, None, seed)
@@ -952,6 +1015,8 @@ def _prepare(folder: Path, settings: dict[str, Any], resume: bool) -> dict[int, 
             held = json.loads(path.read_text(encoding="utf-8"))
         except ValueError as e:
             raise BlokusError(f"{path}: cannot read: {e}") from None
+        if not isinstance(held, dict):
+            raise BlokusError(f"{path}: cannot read: a match's settings are a JSON object, not {type(held).__name__}")
         for key, value in settings.items():
             if held.get(key) != value:
                 raise BlokusError(f"{folder} holds another match ({key}: {held.get(key)!r}, not {value!r})")

@@ -49,9 +49,10 @@ from __future__ import annotations
 import functools
 import json
 import operator
+import os
 from collections.abc import Callable, Iterator, Sequence
 from os import PathLike
-from typing import IO, Union
+from typing import IO, TypeVar, Union
 
 from blokus import _blokus
 from blokus.board import Board, Move, MoveLike
@@ -1020,11 +1021,35 @@ def loads(text: str | bytes, variant: VariantLike | None = None) -> Game:
 PathOrFile = Union[str, "PathLike[str]", IO[bytes], IO[str]]
 
 
+#: The largest file :func:`load` and :func:`load_all` read, in bytes: a game record is a few
+#: kilobytes, a file of ten thousand games a few dozen megabytes, and ``/dev/zero`` endless.
+MAX_FILE_BYTES = 256 * 2**20
+
+
 def _read(source: PathOrFile) -> str | bytes:
     if isinstance(source, (str, PathLike)):
         with open(source, "rb") as f:
-            return f.read()
-    return source.read()
+            data: str | bytes = f.read(MAX_FILE_BYTES + 1)
+    else:
+        data = source.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise SgfError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB, the most a record may have")
+    return data
+
+
+_T = TypeVar("_T")
+
+
+def _from_file(source: PathOrFile, read: Callable[[str | bytes], _T]) -> _T:
+    """``read`` of the file's contents, an error in them named with the file's path."""
+    try:
+        return read(_read(source))
+    except SgfError as e:
+        if not isinstance(source, (str, PathLike)):
+            raise
+        named = SgfError(f"{os.fspath(source)}: {e}")
+        named.line, named.column = e.line, e.column
+        raise named from None
 
 
 def load(source: PathOrFile, variant: VariantLike | None = None) -> Game:
@@ -1037,7 +1062,7 @@ def load(source: PathOrFile, variant: VariantLike | None = None) -> Game:
     >>> [str(m) for m in load(path).mainline_moves()]
     ['e10', 'j5']
     """
-    return loads(_read(source), variant)
+    return _from_file(source, lambda text: loads(text, variant))
 
 
 def load_all(source: PathOrFile, variant: VariantLike | None = None) -> list[Game]:
@@ -1050,7 +1075,7 @@ def load_all(source: PathOrFile, variant: VariantLike | None = None) -> list[Gam
     >>> [g.end().ply() for g in load_all(path)]
     [1, 2]
     """
-    return loads_all(_read(source), variant)
+    return _from_file(source, lambda text: loads_all(text, variant))
 
 
 # --- writing ---
