@@ -61,6 +61,16 @@ def driver() -> Iterator[Any]:
     d.quit()
 
 
+@pytest.fixture(autouse=True)
+def no_page_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each test: the page logged no error (a script error, a refused request)."""
+    yield
+    if "driver" in request.fixturenames:
+        d = request.getfixturevalue("driver")
+        errors = [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+
+
 def wait_for(check: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
     end = time.monotonic() + timeout
     while time.monotonic() < end:

@@ -166,7 +166,6 @@ function drawStatus(before) {
   const s = app.state;
   const st = $("status");
   st.replaceChildren();
-  const chip = (c) => el("span", { class: "chip" }, null);
   if (s.over) {
     st.textContent = `Game over: ${s.result}`;
     const winners = s.winners.map((p) => `player ${p + 1} (${app.setup.variant.players[p].map(colorName).join("+")})`);
@@ -186,7 +185,6 @@ function drawStatus(before) {
     if (s.title) text += ` · ${s.title}`;
     st.appendChild(document.createTextNode(text));
   }
-  void chip;
   if (before && before.generation !== s.generation) {
     const newly = s.out.filter((c) => !before.out.includes(c));
     if (newly.length && s.ply > before.ply) say(`${newly.map(colorName).join(", ")} ${newly.length > 1 ? "have" : "has"} no move and pass${newly.length > 1 ? "" : "es"}`, "info");

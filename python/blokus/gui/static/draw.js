@@ -43,7 +43,7 @@ export class BoardView {
     svg.replaceChildren();
     this.cube = geo.kind === "cube";
     const m = 1.1;
-    const w = this.cube ? geo.width : geo.width;
+    const w = geo.width;
     const h = this.cube ? geo.depth : geo.height;
     svg.setAttribute("viewBox", `${-m} ${-m} ${w + 2 * m} ${h + 2 * m}`);
     el("rect", { x: -m, y: -m, width: w + 2 * m, height: h + 2 * m, fill: BACKGROUND }, svg);
