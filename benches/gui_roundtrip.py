@@ -8,7 +8,9 @@ For each variant, on a server started here (127.0.0.1, hot seat, no engine):
 - **WebSocket round trip**: a ``play`` message sent, the new ``state`` received and parsed, by a
   plain WebSocket client; moves of seeded random games, new games as they end.
 - **Drop to redrawn board** (headless Chromium): in the page, a ``play`` sent as a click sends
-  it, until the board is redrawn with the new state and the browser has painted the next frame.
+  it, until the board is redrawn with the new state and the browser has painted the next frame
+  (two animation frames are waited for, so up to two frame intervals are in it); and the part
+  of it the page spends handling the new state (drawing board, trays, scores and moves).
 - **Page usable**: from asking for the page to the first position drawn and the tray ready
   (``document.body.dataset.ready``), a fresh load each time.
 
@@ -102,7 +104,7 @@ def browser() -> Any:
     return webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
 
 
-def page_times(d: Any, url: str, vid: str, moves: int, pages: int) -> tuple[list[float], list[float]]:
+def page_times(d: Any, url: str, vid: str, moves: int, pages: int) -> tuple[list[float], list[float], list[float]]:
     loads = []
     for _ in range(pages):
         d.get("about:blank")
@@ -112,16 +114,18 @@ def page_times(d: Any, url: str, vid: str, moves: int, pages: int) -> tuple[list
             time.sleep(0.002)
         loads.append((time.perf_counter() - start) * 1000)
     drops: list[float] = []
+    draws: list[float] = []
     lines = random_lines(vid, 2)
     while len(drops) < moves:
         for id in next(lines):
             drops.append(float(d.execute_async_script(DROP, id)))
+            draws.append(float(d.execute_script("return window.blokusApp.drawMs")))
             if len(drops) >= moves:
                 break
         d.execute_script("window.blokusApp.ws.send(JSON.stringify({type: 'new'}))")
         while d.execute_script("return window.blokusApp.state.ply") != 0:
             time.sleep(0.005)
-    return drops, loads
+    return drops, draws, loads
 
 
 def main() -> None:
@@ -138,8 +142,9 @@ def main() -> None:
             with running(Config(vid, [])) as url:
                 print(summary("WebSocket round trip", websocket_roundtrips(url, vid, args.moves)))
                 if d is not None:
-                    drops, loads = page_times(d, url, vid, max(20, args.moves // 4), args.pages)
+                    drops, draws, loads = page_times(d, url, vid, max(20, args.moves // 4), args.pages)
                     print(summary("drop to redrawn board", drops))
+                    print(summary("  of which the redraw", draws))
                     print(summary("page usable", loads))
     finally:
         if d is not None:
