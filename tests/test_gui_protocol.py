@@ -427,6 +427,13 @@ def test_a_variant_of_ones_own() -> None:
         assert receive_until(ws, "state")["ply"] == 1
         ws.send_json({"type": "new"})
         assert receive_until(ws, "state")["ply"] == 0
+        assert setup["variants"][0] == v.id
+        # Away to a built-in and back to one's own.
+        ws.send_json({"type": "new", "variant": "junior"})
+        assert receive_until(ws, "setup")["variant"]["id"] == "junior"
+        assert len(receive_until(ws, "state")["cells"]) == 196
+        ws.send_json({"type": "new", "variant": v.id})
+        assert len(receive_until(ws, "state")["cells"]) == v.num_cells
 
 
 def test_the_command_line(tmp_path: Path) -> None:

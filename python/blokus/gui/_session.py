@@ -296,9 +296,13 @@ class Session:
     def _new(self, intent: protocol.NewGame) -> list[Message]:
         v = self.board.variant
         if intent.variant and intent.variant != v.id:
-            if intent.variant not in variants():
+            own = variant(self.config.variant)
+            if intent.variant == own.id:
+                v = own  # the variant the GUI was started with, a user's own one too
+            elif intent.variant in variants():
+                v = variant(intent.variant)
+            else:
                 raise BlokusError(f"unknown variant {intent.variant!r} (built in: {', '.join(variants())})")
-            v = variant(intent.variant)
         specs = list(intent.seats) if intent.seats else [s.spec for s in self.seats]
         if v.num_players != len(self.seats) and not intent.seats:
             specs = [s.spec for s in self.seats][: v.num_players]
@@ -550,10 +554,16 @@ class Session:
                 "geometry": v.geometry,
             },
             "geometry": board_geometry(v),
-            "variants": variants(),
+            "variants": self._variant_ids(),
             "folder": self.config.folder is not None,
             "gtp": sorted(self.config.gtp_specs),
         }
+
+    def _variant_ids(self) -> list[str]:
+        """The variants the page may start: the built-ins, and the one the GUI started with."""
+        ids = variants()
+        own = variant(self.config.variant).id
+        return ids if own in ids else [own, *ids]
 
     def state(self) -> Message:
         """The ``state`` message: the position, the line, whose turn, scores, seats."""
