@@ -30,8 +30,15 @@ def test_estimate_edges() -> None:
     assert estimate([]).n == 0 and math.isnan(estimate([]).score)
     one = estimate([1.0])
     assert (one.low, one.high) == (0.0, 1.0), "one sample says nothing of the spread"
+    # Every round won: the exact binomial bound, the lowest score under which ten wins in ten
+    # happen 2.5% of the time; its Elo is a finite lower bound.
     all_won = estimate([1.0] * 10)
-    assert (all_won.low, all_won.high, all_won.elo) == (1.0, 1.0, math.inf)
+    assert (all_won.high, all_won.elo) == (1.0, math.inf)
+    assert all_won.low == pytest.approx(0.025 ** (1 / 10)) and all_won.low**10 == pytest.approx(0.025)
+    assert math.isfinite(all_won.elo_low) and all_won.elo_low > 0
+    all_lost = estimate([0.0] * 10)
+    assert (all_lost.low, all_lost.high) == pytest.approx((0.0, 1 - 0.025 ** (1 / 10)))
+    assert math.isfinite(all_lost.elo_high) and all_lost.elo_high == pytest.approx(-all_won.elo_low)
     clamped = estimate([1.0, 1.0, 1.0, 0.0])
     assert clamped.high == 1.0 and clamped.low > 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -353,6 +354,16 @@ def test_summary_and_result_api() -> None:
         "s/move",
     ]
     assert "Elo greedy vs random" in text
+    assert "inf" not in text, "a match won throughout gives a bound, not an infinite Elo"
+    assert text.splitlines()[-1] == (
+        "Elo greedy vs random: at least -290.5 (95%; every round won), score 1.000 over 2 rounds; "
+        "too few rounds for a firm interval (fewer than 20)"
+    )
+    # Nearly every round lost: the interval's upper end, the lower one being a score of 0.
+    lost = match(["random", "greedy"], "duo", games=40, seed=9, jobs=1).summary().splitlines()[-1]
+    assert re.fullmatch(
+        r"Elo random vs greedy: -\d+\.\d \(95%: at most -\d+\.\d\), score 0\.0\d\d over 20 rounds", lost
+    )
     record = r.records[0]
     assert GameRecord.from_json(record.to_json()) == record
     assert json.loads(record.to_json())["game"] == 0

@@ -6,7 +6,8 @@ which counts the pair as one observation, so that the strength of the opening do
 the strength of an engine). Draws count half; in games of three or four players an engine's
 score is its place (1 alone first, 0 alone last, ties sharing), as in Pentobi's ``twogtp``.
 
-The interval is the normal approximation over those samples; Elo is the logistic one,
+The interval is the normal approximation over those samples (at a score of 0 or 1, where that
+interval would be a point, the exact binomial bound); Elo is the logistic one,
 ``-400 log10(1/score - 1)``, its interval the image of the score's. The SPRT is the generalized
 test on the same samples in the normal approximation: with score ``s0``, ``s1`` expected at
 ``elo0``, ``elo1``, the log-likelihood ratio is ``n (s1 - s0) (2 mean - s0 - s1) / (2 var)``,
@@ -98,8 +99,20 @@ def estimate(samples: Sequence[float], z: float = Z95) -> Estimate:
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
     mean, var = _mean_var(samples)
+    if mean in (0.0, 1.0):
+        # Every sample the same extreme: the normal approximation's interval would be the
+        # point itself. The exact binomial (Clopper-Pearson) bound holds instead: after n
+        # wins in n, the score is at least 0.025^(1/n) at the 95% level.
+        bound = (1 - _confidence(z)) ** (1 / n) if n > 1 else 0.0
+        return Estimate(mean, bound, 1.0, n) if mean == 1.0 else Estimate(mean, 0.0, 1 - bound, n)
     half = z * math.sqrt(var / (n - 1)) if n > 1 else math.inf
     return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half), n)
+
+
+def _confidence(z: float) -> float:
+    """The two-sided confidence of ``z`` standard deviations: 0.975 at :data:`Z95`, the share
+    of outcomes below the upper end."""
+    return 0.5 * (1 + math.erf(z / math.sqrt(2)))
 
 
 @dataclass(frozen=True)

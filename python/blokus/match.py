@@ -76,6 +76,9 @@ EngineLike = Union[str, Bot]
 
 #: Default seconds an engine has to answer a GTP command.
 TIMEOUT = 60.0
+#: Below this many rounds the summary says its interval is not to be relied on (the normal
+#: approximation, and even the exact bound at 0% or 100%, say little with a handful of games).
+FIRM_ROUNDS = 20
 
 
 @dataclass(frozen=True)
@@ -343,7 +346,7 @@ class MatchResult:
         >>> print(lines[0])
         duo: 4 games of 4 (2 rounds), seed 1
         >>> print(lines[-1])
-        Elo greedy vs random: +inf (95%: +inf to +inf), score 1.000 over 2 rounds
+        Elo greedy vs random: at least -290.5 (95%; every round won), score 1.000 over 2 rounds; too few rounds for a firm interval (fewer than 20)
         """
         n_rounds = len(self._rounds())
         lines = [
@@ -367,11 +370,8 @@ class MatchResult:
         if sides is not None and e is not None and e.n:
             a = " + ".join(dict.fromkeys(self.engines[i] for i in sides[0]))
             b = " + ".join(dict.fromkeys(self.engines[i] for i in sides[1]))
-            fe = stats.format_elo
-            lines.append(
-                f"Elo {a} vs {b}: {fe(e.elo)} (95%: {fe(e.elo_low)} to {fe(e.elo_high)}), "
-                f"score {e.score:.3f} over {e.n} rounds"
-            )
+            few = f"; too few rounds for a firm interval (fewer than {FIRM_ROUNDS})" if e.n < FIRM_ROUNDS else ""
+            lines.append(f"Elo {a} vs {b}: {_elo_text(e)}, score {e.score:.3f} over {e.n} rounds{few}")
         t = self.sprt()
         if t is not None:
             verdict = {"H1": f"H1 accepted (elo >= {t.elo1:g})", "H0": f"H0 accepted (elo <= {t.elo0:g})"}
@@ -383,6 +383,25 @@ class MatchResult:
             if r.forfeit is not None:
                 lines.append(f"game {r.game}: {self.engines[r.forfeit]} forfeited: {r.error}")
         return "\n".join(lines)
+
+
+def _elo_text(e: stats.Estimate) -> str:
+    """An Elo difference and its interval for people: an end at a score of 0 or 1 (an
+    infinite Elo) is left out, and a score of 0 or 1 itself is given as the bound it is."""
+    fe = stats.format_elo
+    if e.score == 1:
+        return f"at least {fe(e.elo_low)} (95%; every round won)"
+    if e.score == 0:
+        return f"at most {fe(e.elo_high)} (95%; every round lost)"
+    if e.low <= 0 and e.high >= 1:
+        interval = "any"
+    elif e.low <= 0:
+        interval = f"at most {fe(e.elo_high)}"
+    elif e.high >= 1:
+        interval = f"at least {fe(e.elo_low)}"
+    else:
+        interval = f"{fe(e.elo_low)} to {fe(e.elo_high)}"
+    return f"{fe(e.elo)} (95%: {interval})"
 
 
 # --- seating, openings, seeds ---
