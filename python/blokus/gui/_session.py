@@ -379,7 +379,8 @@ class Session:
         try:
             if path.stat().st_size > MAX_FILE:
                 raise BlokusError(f"{name}: larger than {MAX_FILE} bytes")
-            game = sgf.load(path)
+            own = variant(self.config.variant)
+            game = sgf.load(path, None if own.is_builtin else own)
         except OSError as e:
             raise BlokusError(f"{name}: {e.strerror or e}") from None
         changed = game.variant != self.board.variant

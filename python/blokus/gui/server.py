@@ -207,7 +207,10 @@ class _Runner:
                     self.send([error(str(e))])
                     continue
                 before = s.generation
-                answer = s.handle(intent)
+                try:
+                    answer = s.handle(intent)
+                except Exception as e:  # noqa: BLE001 - a bug here must not end the page's game
+                    answer = [error(f"{intent.type}: internal error: {type(e).__name__}: {e}", intent.type)]
                 self.send(answer)
                 if isinstance(intent, protocol.Hint) and not answer:
                     self.wanted.add("hint")

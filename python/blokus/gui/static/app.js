@@ -429,6 +429,7 @@ function drawOverlay() {
     }
   }
   if (app.iso) app.iso.draw(s.cells, ghost3d, s.last);
+  if (!level && app.cube && app.picked && humanToMove()) level = "point at a column of the top view";
   $("level").textContent = level;
 }
 
