@@ -44,6 +44,17 @@ from blokus.variant import Variant, VariantLike
 MAX_TIME = 365 * 24 * 3600
 
 
+#: The longest command line read: a move of Blokus 3D with its levels is under a hundred
+#: bytes, a path to a game file a few thousand.
+MAX_LINE_BYTES = 64 * 1024
+
+
+def _id_of(raw: bytes) -> str:
+    """The command number a line starts with, if any (the answer of a line refused whole)."""
+    words = raw[:40].split(None, 1)
+    return words[0].decode("ascii") if words and words[0].isdigit() and len(words) > 1 else ""
+
+
 class _Failure(Exception):
     """A command failed; the message is the answer's text."""
 
@@ -257,10 +268,16 @@ class GtpServer:
         b'=1 blokus greedy\\n\\n=2 \\n\\n=3 B+1\\n\\n= \\n\\n'
         """
         while not self.quit:
-            raw = input.readline()
+            raw = input.readline(MAX_LINE_BYTES + 1)
             if not raw:
                 break
-            answer = self.handle(raw.decode("utf-8", "replace"))
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                # The rest of the line is read and dropped in pieces: memory stays bounded.
+                while (more := input.readline(MAX_LINE_BYTES)) and not more.endswith(b"\n"):
+                    pass
+                answer: str | None = response(False, _id_of(raw), f"line too long (more than {MAX_LINE_BYTES} bytes)")
+            else:
+                answer = self.handle(raw.decode("utf-8", "replace"))
             if answer is not None:
                 output.write(answer.encode("utf-8"))
                 output.flush()
