@@ -179,7 +179,7 @@ def test_match_sprt_and_equal_time_flags(capsys: pytest.CaptureFixture[str]) -> 
         (["match", "random", "greedy", "--out", ""], "argument --out/-o: expected a folder, not an empty path"),
         (["match", "random", "greedy", "--opening-plies", "100000"], "opening plies must be 0 to 42 (a game of duo"),
         (["match", "random", "greedy", "--alpha", "1.5"], "argument --alpha: expected a number between 0 and 1"),
-        (["match", "random", "greedy", "--jobs", "0"], "argument --jobs/-j: expected 1 to 1024, not 0"),
+        (["match", "random", "greedy", "--jobs", "0"], "argument --jobs/-j: expected 1 to 100000, not 0"),
         (["play", "--seed", str(2**64)], "argument --seed: expected 0 to 18446744073709551615"),
         (["play", "--seconds", "nan"], "argument --seconds: expected a number of seconds above 0"),
         (["analyse", "x.blksgf", "--bot", "mcts:simulations=1e23"], "simulations must be an integer, not float"),

@@ -5,8 +5,12 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import os
 import re
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -276,11 +280,71 @@ def test_a_crashing_engine_forfeits_and_the_match_goes_on(tmp_path: Path) -> Non
     assert game.result == "B+F" and "forfeit" in game.comment
 
 
+def test_a_forfeit_stops_the_match_when_asked(tmp_path: Path) -> None:
+    spec = f"gtp:{sys.executable} {FAKE} crash genmove 2"
+    r = match(["random", spec], "duo", games=6, jobs=1, out=tmp_path / "m", timeout=30, stop_on_forfeit=True)
+    assert [g.forfeit for g in r.records] == [1]
+    assert r.stopped == f"game 0 forfeited by {spec}"
+    assert f"stopped early (game 0 forfeited by {spec})" in r.summary().splitlines()[0]
+    assert len((tmp_path / "m" / "results.jsonl").read_text().splitlines()) == 1
+    with pytest.raises(blokus.InvalidTypeError, match="stop_on_forfeit must be True or False"):
+        match(["random", "random"], "duo", games=2, stop_on_forfeit=1)  # type: ignore[arg-type]
+
+
 def test_ctrl_c_that_reaches_an_engine_interrupts_the_match_and_is_no_forfeit(tmp_path: Path) -> None:
     spec = f"gtp:{sys.executable} {FAKE} sigint genmove 1"
     with pytest.raises(KeyboardInterrupt):
         match(["random", spec], "duo", games=4, jobs=1, out=tmp_path / "m")
     assert not (tmp_path / "m" / "results.jsonl").exists(), "no game recorded"
+
+
+def _processes_naming(marker: str) -> list[int]:
+    """The running processes whose command line holds ``marker`` (zombies are not running)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and marker in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if state not in ("Z", "X"):
+                    found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir() or sys.platform != "linux", reason="reads processes from /proc")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_of_a_match_stops_every_engine_and_keeps_the_games_written(tmp_path: Path, jobs: str) -> None:
+    # Engines run in process groups of their own, which a Ctrl-C at the terminal does not
+    # reach: the match must stop them itself, a hung one too, in its workers as well.
+    log = tmp_path / "engine.log"
+    hung = f"{sys.executable} {FAKE} hang genmove 3 --log {log}"
+    out = tmp_path / "m"
+    command = [sys.executable, "-m", "blokus", "match", "random", hung, "--games", "8", "--jobs", jobs]
+    command += ["--out", str(out), "--timeout", "60"]
+    # A process of its own with SIGINT as the terminal's Ctrl-C sends it (a shell's background
+    # job would ignore it).
+    match = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (log.exists() and log.read_text().count("genmove") >= 3 * int(jobs)):
+            time.sleep(0.1)
+        assert _processes_naming(str(log)), "the engines are running (and one hangs)"
+        time.sleep(0.5)
+        os.killpg(match.pid, signal.SIGINT)
+        _, err = match.communicate(timeout=30)
+    finally:
+        if match.poll() is None:
+            os.killpg(match.pid, signal.SIGKILL)
+    assert match.returncode == 130 and "blokus: interrupted" in err, err
+    deadline = time.monotonic() + 10
+    while _processes_naming(str(log)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _processes_naming(str(log)) == [], "no engine outlives the match"
+    written = sorted((out / "games").glob("*.blksgf"))
+    assert len(written) >= 1
+    for path in written:
+        assert sgf.load(path).end().board().ply > 0
 
 
 def test_a_hanging_engine_forfeits_in_parallel_too(tmp_path: Path) -> None:

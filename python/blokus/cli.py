@@ -452,6 +452,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
             equal_time=equal_time,
             timeout=args.timeout,
             progress=show,
+            stop_on_forfeit=args.stop_on_forfeit,
             **extra,
         )
     finally:
@@ -670,7 +671,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--seed", type=_integer(0, 2**63 - 1), default=0, help="seed of the openings and of the bots' seeds (default 0)"
     )
-    p.add_argument("--jobs", "-j", type=_integer(1, 1024), default=None, help="games at once (default: one per core)")
+    p.add_argument(
+        "--jobs", "-j", type=_integer(1, 100_000), default=None, help="games at once (default: one per core)"
+    )
     p.add_argument("--out", "-o", type=_folder, default=None, help="folder for the game files and results (resumable)")
     p.add_argument("--resume", action="store_true", help="go on with the match in --out")
     p.add_argument("--openings", default=None, help="a file of openings, one a line (moves separated by ';')")
@@ -687,6 +690,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument(
         "--timeout", type=_seconds, default=60.0, help="seconds a GTP engine has to answer (default 60, at most 1e6)"
+    )
+    p.add_argument(
+        "--stop-on-forfeit",
+        action="store_true",
+        help="stop the match after a game an engine forfeited (default: start the engine again and go on)",
     )
     _ray_option(p, "play the games on Ray actors (--jobs: actors; default one per CPU of the cluster)")
     p.set_defaults(run=_cmd_match)

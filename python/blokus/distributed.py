@@ -406,6 +406,7 @@ def match(
     equal_time: int | None = None,
     timeout: float | None = TIMEOUT,
     progress: Callable[[MatchResult], object] | None = None,
+    stop_on_forfeit: bool = False,
 ) -> MatchResult:
     """:func:`blokus.match` with its games played on ``jobs`` Ray actors (default: one per CPU
     of the cluster), each starting the engines (specs: built-in bots or GTP command lines) once.
@@ -444,6 +445,7 @@ def match(
         timeout=timeout,
         progress=progress,
         workers=start,
+        stop_on_forfeit=stop_on_forfeit,
     )
 
 

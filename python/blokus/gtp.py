@@ -337,6 +337,21 @@ class Engine:
         # Everything the engine wrote to stderr is read before this returns.
         self._stderr_thread.join(timeout=1)
 
+    def kill(self) -> None:
+        """Kills the engine, and what it started, at once: no ``quit``, no wait for it (for a
+        process that is being stopped itself).
+
+        >>> import sys
+        >>> engine = Engine.popen([sys.executable, "-c", "import time; time.sleep(60)"], name="sleeper")
+        >>> engine.kill()
+        >>> engine.process.wait(timeout=5) != 0, engine.alive
+        (True, False)
+        """
+        self._closed = True
+        self._kill_group()
+        with contextlib.suppress(OSError):
+            self.process.kill()
+
     def _kill_group(self) -> None:
         """Kills the engine's process group (its own, made by :meth:`popen`), which the
         engine's children are in unless they left it."""

@@ -523,6 +523,12 @@ class _Engines:
                 bot.close()
                 self.bots[i] = None
 
+    def kill(self) -> None:
+        """Kills the GTP engines at once (a worker being stopped: no time for ``quit``)."""
+        for bot in self.bots:
+            if isinstance(bot, GtpBot):
+                bot.engine.kill()
+
 
 def place_scores(scores: Sequence[float]) -> tuple[list[float], list[float], list[float]]:
     """Per player: score by place (1 alone first, 0 alone last, ties share), place (1 =
@@ -703,9 +709,17 @@ _WORKER: tuple[Variant, _Engines] | None = None
 
 def _start_worker(variant_spec: str | dict[str, Any], specs: list[str], timeout: float | None) -> None:
     global _WORKER
-    # Ctrl-C is the parent's business: it stops the workers itself.
+    # Ctrl-C is the parent's business: it stops the workers itself, with SIGTERM, which must
+    # stop their engines too (they run in process groups of their own, which no Ctrl-C
+    # reaches, and a hung one would outlive the match).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     engines = _Engines(specs, timeout)
+
+    def stop(signum: int, frame: object) -> None:
+        engines.kill()
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
     _WORKER = (variant(variant_spec), engines)
     multiprocessing.util.Finalize(None, engines.close, exitpriority=10)
 
@@ -788,6 +802,7 @@ def match(
     timeout: float | None = TIMEOUT,
     progress: Callable[[MatchResult], object] | None = None,
     workers: StartWorkers | None = None,
+    stop_on_forfeit: bool = False,
 ) -> MatchResult:
     """Plays a match and returns its results (see the module's documentation).
 
@@ -796,7 +811,9 @@ def match(
     parallel calls this under ``if __name__ == "__main__":``, as any use of multiprocessing); ``out`` is the folder for the games and the results, which
     ``resume=True`` goes on with; ``equal_time`` is the index of the engine that gets the
     others' mean time per move; ``timeout`` the time a GTP engine has to answer a command
-    (``genmove`` gets at least that); ``progress`` is called with the results after each game.
+    (``genmove`` gets at least that); ``progress`` is called with the results after each game;
+    ``stop_on_forfeit`` stops the match after a game an engine forfeited (as cutechess-cli does
+    without ``-recover``; by default the engine is started again and the match goes on).
     ``workers`` starts the workers that play games in parallel (:class:`Workers`; default:
     processes on this machine): given, every game is played there, even with one job, and the
     engines must be specs.
@@ -821,7 +838,7 @@ def match(
             _check_spec(e)
         elif not isinstance(e, Bot):
             raise InvalidBotSpecError(f"an engine is a bot or a spec, not {type(e).__name__}")
-    n_jobs = _arguments.in_range(jobs, "jobs", 1, 1024) if jobs is not None else (os.cpu_count() or 1)
+    n_jobs = _arguments.in_range(jobs, "jobs", 1, 100_000) if jobs is not None else (os.cpu_count() or 1)
     by_color, cycle = seatings(v, len(engines))
     labels, groups = _labels(engines)
     if equal_time is not None and not 0 <= equal_time < len(engines):
@@ -858,7 +875,13 @@ def match(
         done = _prepare(folder, settings, resume)
         result.records.extend(sorted(done.values(), key=lambda r: r.game))
 
+    stop_on_forfeit = _arguments.flag(stop_on_forfeit, "stop_on_forfeit")
+
     def stop_reason() -> str | None:
+        if stop_on_forfeit:
+            for r in result.records:
+                if r.forfeit is not None:
+                    return f"game {r.game} forfeited by {labels[r.forfeit]}"
         t = result.sprt()
         return f"sprt: {t.decision}" if t is not None and t.decision else None
 
