@@ -10,7 +10,8 @@ following ones:
 FAULT is one of: crash (a message on stderr, exit code 3), sigint (killed as Ctrl-C kills), hang, garbage (a line that is no GTP
 answer), illegal (``e10``: it overlaps the first move of Duo), nomove (text that names no
 move), pass, resign, wrongid (the answer of another command), refuse (``? no thanks``),
-chatty (256 kB on stderr, four pipe buffers, then the right answer). ``--log FILE`` appends every command line
+chatty (256 kB on stderr, four pipe buffers, then the right answer), flood (an answer line of
+3 MB). ``--log FILE`` appends every command line
 to FILE. With ``--once MARKER`` the fault happens once: the engine creates MARKER when it
 starts, and an engine started while MARKER exists is blokus's real one (``blokus gtp``).
 """
@@ -114,6 +115,9 @@ def fault(kind: str, id: str, say: Callable[..., None]) -> bool:
         sys.stdout.buffer.flush()
     elif kind == "refuse":
         say("no thanks", False)
+    elif kind == "flood":  # an answer line of 3 MB, past what a client reads
+        sys.stdout.buffer.write(b"= " + b"e10," * 786_432 + b"\n\n")
+        sys.stdout.buffer.flush()
     elif kind == "chatty":
         for _ in range(256):
             sys.stderr.write("x" * 1023 + "\n")

@@ -153,6 +153,13 @@ def test_match_prints_scores_and_elo(capsys: pytest.CaptureFixture[str], tmp_pat
     assert capsys.readouterr().out.startswith("duo: 6 games of 6 (3 rounds)")
 
 
+def test_a_match_logged_to_a_file_says_how_far_it_is(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "greedy", "random", "--games", "20", "--jobs", "1", "--seed", "2"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(",")[0] for line in lines] == [f"blokus match: {n}/20 games" for n in range(2, 20, 2)]
+    assert lines[-1].startswith("blokus match: 18/20 games, greedy 1.000 (")
+
+
 def test_match_sprt_and_equal_time_flags(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["match", "greedy", "random", "--games", "100", "--jobs", "1", "--sprt", "0", "100", "--equal-time", "2"]
     assert main(args) == 0

@@ -402,3 +402,10 @@ def test_a_huge_answer_is_cut_in_the_error() -> None:
     with answering("'x' * 500_000") as e, pytest.raises(EngineProtocolError) as error:
         e.genmove("b")
     assert len(str(error.value)) < 2000 and "characters left out" in str(error.value)
+
+
+def test_an_engine_that_floods_its_output_is_stopped() -> None:
+    with fake("flood", "genmove") as e:
+        with pytest.raises(EngineProtocolError, match=r"fake: 'genmove b': answered more than 64 MiB \(or a line of"):
+            GtpBot(e).choose(Board("duo"))
+        assert not e.alive

@@ -423,11 +423,22 @@ def _cmd_match(args: argparse.Namespace) -> int:
         if not 1 <= args.equal_time <= len(args.engines):
             raise BlokusError(f"--equal-time {args.equal_time}: engines are numbered 1 to {len(args.engines)}")
         equal_time = args.equal_time - 1
-    bar = Progress(args.games, sys.stderr, sys.stderr.isatty())
+    tty = sys.stderr.isatty()
+    bar = Progress(args.games, sys.stderr, tty)
+    # Without a terminal (a log of a long unattended match) a line at each tenth of the games.
+    step = max(1, args.games // 10)
 
     def show(r: MatchResult) -> None:
         first = r.engine_stats()[0]
-        bar.update(len(r.records), f"games, {r.engines[0][:20]} {first.score.score:.3f}")
+        done = len(r.records)
+        bar.update(done, f"games, {r.engines[0][:20]} {first.score.score:.3f}")
+        if not tty and done % step == 0 and done < args.games:
+            interval = f" ({first.score.low:.3f}-{first.score.high:.3f})" if first.score.n > 1 else ""
+            print(
+                f"blokus match: {done}/{args.games} games, {r.engines[0][:40]} {first.score.score:.3f}{interval}",
+                file=sys.stderr,
+                flush=True,
+            )
 
     run: Callable[..., MatchResult] = match
     extra: dict[str, object] = {}
