@@ -295,6 +295,26 @@ def test_save_and_open_stay_in_the_folder(tmp_path: Path) -> None:
         assert export["text"].startswith("<svg") and export["name"] == "my game-2.svg"
 
 
+def test_a_replayed_file_shows_its_players_and_comments(tmp_path: Path) -> None:
+    text = "(;GM[Blokus Duo]PB[Ann]PW[Bob]C[Before];B[e10]C[first move];W[j5];B[f9,g9]C[third])"
+    (tmp_path / "g.blksgf").write_text(text)
+    config = Config("duo", [], game=sgf.load(tmp_path / "g.blksgf"), folder=tmp_path, title="g.blksgf")
+    with client_for(config) as c, c.websocket_connect(f"/{TOKEN}/ws", headers=ORIGIN) as ws:
+        _, state = opening(ws)
+        assert (state["names"], state["title"], state["comment"]) == (["Ann", "Bob"], "g.blksgf", "Before")
+        seen = []
+        for ply in (1, 2, 3):
+            ws.send_json({"type": "goto", "ply": ply})
+            seen.append(receive_until(ws, "state")["comment"])
+        assert seen == ["first move", "", "third"]
+        # Another move leaves the file's line: its comments go with it.
+        ws.send_json({"type": "goto", "ply": 2})
+        receive_until(ws, "state")
+        ws.send_json({"type": "play", "move": "d9,d8"})
+        state = receive_until(ws, "state")
+        assert state["comment"] == "" and len(state["line"]) == 3
+
+
 def test_without_a_folder_nothing_is_written() -> None:
     with client_for(Config("duo", [])) as c, c.websocket_connect(f"/{TOKEN}/ws", headers=ORIGIN) as ws:
         opening(ws)

@@ -110,6 +110,9 @@ class Session:
     _retired: list[Bot] = field(default_factory=list)
     #: The name of the game file opened (shown in the page).
     title: str = ""
+    #: Of the game opened: its players' names, and the comments by ply of its line.
+    names: list[str] = field(default_factory=list)
+    comments: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         v = variant(self.config.variant)
@@ -158,16 +161,23 @@ class Session:
         if v.num_players != len(self.seats):
             self._set_seats(v, [])
         self.board = game.board()
-        moves = game.mainline_moves()
         # The main line from the root; a setup further down ends the line there.
         test = self.board.copy()
         line: list[Move] = []
-        for m in moves:
-            if not test.is_legal(m):
+        self.comments = {test.ply: game.comment} if game.comment else {}
+        for node in game.mainline():
+            m = node.move
+            if m is not None:
+                if node.has_setup() or not test.is_legal(m):
+                    break
+                test.push(m)
+                line.append(m)
+            elif node.has_setup():
                 break
-            test.push(m)
-            line.append(m)
+            if node.comment:
+                self.comments[test.ply] = "\n".join(filter(None, (self.comments.get(test.ply), node.comment)))
         self.future = line[::-1]
+        self.names = [name or "" for name in game.players]
 
     def _changed(self) -> None:
         self.generation += 1
@@ -244,6 +254,8 @@ class Session:
             self.future.pop()
         else:
             self.future.clear()
+            # The file's comments are of its line, which this move leaves.
+            self.comments = {k: c for k, c in self.comments.items() if k <= self.board.ply}
         self.board.push(m)
         self._changed()
 
@@ -312,6 +324,7 @@ class Session:
         self.future = []
         self.paused = False
         self.title = ""
+        self.names, self.comments = [], {}
         # The engines are not reset here: one may be thinking in its thread, and each brings
         # itself to the position when asked for a move (a GTP engine by undo or a new game).
         self._changed()
@@ -589,6 +602,8 @@ class Session:
             "type": "state",
             "generation": self.generation,
             "title": self.title,
+            "names": self.names,
+            "comment": self.comments.get(b.ply, "")[:4000],
             "start": start,
             "ply": b.ply,
             "line": line,

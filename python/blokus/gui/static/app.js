@@ -150,6 +150,8 @@ function onState(s) {
   slider.max = s.start + s.line.length;
   slider.value = s.ply;
   $("ply").textContent = `move ${s.ply - s.start} of ${s.line.length}`;
+  $("comment").hidden = !s.comment;
+  $("comment").textContent = s.comment;
   app.ready = true;
   app.drawMs = performance.now() - started; // the benchmark reads it
   document.body.dataset.ready = "yes";
@@ -206,7 +208,9 @@ function drawScores() {
     sw.style.background = v.fills[c];
     const label = document.createElement("div");
     const seat = s.seats[seatOf(c)];
-    label.textContent = `${name}${seat ? ` · ${seat.human ? "person" : seat.spec}` : " · shared"}`;
+    const named = s.names.length === v.colors.length ? s.names[c] : s.names[seatOf(c)];
+    const who = named || (seat ? (seat.human ? "person" : seat.spec) : "shared");
+    label.textContent = `${name} · ${who}`;
     if (!s.over && s.turn === c) label.classList.add("to-move");
     if (s.out.includes(c)) { label.classList.add("out"); label.title = "no move left: passes"; }
     const pts = document.createElement("div");
