@@ -361,3 +361,24 @@ def test_hint_and_the_analysis_panel(driver: Any) -> None:
         assert driver.find_elements(page.by.CSS_SELECTOR, '#board line[stroke="#ff5a00"]'), "the best move outlined"
         page.find("#show-pv").click()
         assert page.find("#pv").is_displayed() and page.find("#pv").text.startswith("1. Purple ")
+
+
+def test_watch_two_engines_with_a_pause(driver: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    from blokus.gui._session import Config
+
+    with serve(Config("duo", ["greedy:seed=1", "random:seed=2"], watch_delay=0.05)) as url:
+        page = Page(driver, url, "duo")
+        wait_for(lambda: page.ply() >= 2, "the engines' moves")
+        assert "is thinking" in page.find("#status").text or page.ply() > 2
+        page.find("#pause").click()
+        wait_for(lambda: page.state()["paused"], "the pause")
+        ply = page.ply()
+        time.sleep(0.4)
+        assert page.ply() == ply and page.find("#status").text.startswith("Paused")
+        assert page.find("#pause").get_attribute("aria-pressed") == "true"
+        ActionChains(driver).send_keys(" ").perform()  # the space bar lets them go on
+        wait_for(lambda: page.state()["over"], "the end of the game", timeout=30)
+        final = page.state()
+        assert final["result"] == Board("duo", [m["text"] for m in final["line"]]).result()
