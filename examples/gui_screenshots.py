@@ -136,7 +136,10 @@ def main() -> None:
         # Replay: a game file stepped through with the slider.
         folder = Path(tempfile.mkdtemp())
         b = game("classic", 40, 6)
-        sgf.dump(b, folder / "match-007.blksgf")
+        record = sgf.Game.from_board(b)
+        record.players = ["mcts", "greedy", "pentobi level 5", "random"]
+        list(record.mainline())[26].comment = "mcts: played m9,l10,m10,n10,m11 value 0.412; best m9,l10,m10,n10,m11"
+        sgf.dump(record, folder / "match-007.blksgf")
         config = Config(
             "classic", [], game=sgf.load(folder / "match-007.blksgf"), folder=folder, title="match-007.blksgf"
         )
