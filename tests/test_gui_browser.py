@@ -192,6 +192,11 @@ def test_a_whole_duo_game_by_clicks_against_a_bot(driver: Any) -> None:
             if state is True or state["over"]:
                 break
             board = Board("duo", [m["text"] for m in state["line"][: state["ply"]]])
+            # The pieces left with no place are faded in the tray.
+            playable = {m.piece.name for m in board.legal_moves}
+            stuck = {p.name for p in board.pieces_left(board.turn)} - playable  # type: ignore[arg-type]
+            shown = driver.find_elements(page.by.CSS_SELECTOR, f'.tray[data-color="{board.turn}"] .stuck')
+            assert {e.get_attribute("data-name") for e in shown} == stuck
             # The largest piece, as a person who plays to win would; any legal placement of it.
             move = max(board.legal_moves, key=lambda m: (m.piece.size, m.id))
             page.drop(move.id)

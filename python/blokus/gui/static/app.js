@@ -79,6 +79,11 @@ function onSetup(m) {
     }
     return map;
   }));
+  // Placement id -> piece, to tell which pieces have a place left.
+  app.pieceOf = new Map();
+  geo.pieces.forEach((piece, p) => piece.orientations.forEach((o) => {
+    for (let i = 1; i < o.placements.length; i += 2) app.pieceOf.set(o.placements[i], p);
+  }));
   app.xyz = new Map();
   if (app.cube) geo.cells.forEach((c, i) => app.xyz.set(c.xyz.join(","), i));
   app.view = new BoardView($("board"), geo, m.variant.fills);
@@ -279,9 +284,11 @@ function drawTrays() {
     box.dataset.variant = v.id;
   }
   const unit = app.cube ? (v.colors.length > 2 ? 13 : 16) : v.colors.length > 2 ? 10 : 13;
+  const playable = new Set();
+  for (const id of s.legal) playable.add(app.pieceOf.get(id));
   v.colors.forEach((name, c) => {
     const mine0 = humanToMove() && s.turn === c;
-    const key = JSON.stringify([s.pieces_left[c], !s.over && s.turn === c, mine0, mine0 && app.picked]);
+    const key = JSON.stringify([s.pieces_left[c], !s.over && s.turn === c, mine0, mine0 && app.picked, mine0 && s.generation]);
     const old = box.children[c];
     if (old.dataset.key === key) return;
     const tray = document.createElement("div");
@@ -308,6 +315,10 @@ function drawTrays() {
         svg.dataset.name = pieces[p].name;
         svg.setAttribute("aria-label", `piece ${pieces[p].name}`);
         if (mine && app.picked && app.picked.piece === p) svg.classList.add("picked");
+        if (mine && !playable.has(p)) {
+          svg.classList.add("stuck");
+          svg.setAttribute("aria-label", `piece ${pieces[p].name}: no place for it now`);
+        }
         if (mine) svg.addEventListener("click", () => pick(p));
         row.appendChild(svg);
       }
