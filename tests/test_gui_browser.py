@@ -210,6 +210,8 @@ def test_a_whole_duo_game_by_clicks_against_a_bot(driver: Any) -> None:
 
 
 def test_an_illegal_drop_is_refused_with_the_reason_shown(driver: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
     from blokus.gui._session import Config
 
     with serve(Config("duo", ["human", "human"])) as url:
@@ -236,6 +238,12 @@ def test_an_illegal_drop_is_refused_with_the_reason_shown(driver: Any) -> None:
         page.find("#move-text").send_keys("C10" + Keys.ENTER)
         wait_for(lambda: page.ply() == 3, "the typed move")
         assert page.state()["line"][2]["text"] == "c10"
+        assert page.find("#move-text").get_attribute("value") == ""
+        # Move numbers on the board, with the key M (once the move box is left).
+        page.find("#status").click()
+        ActionChains(driver).send_keys("m").perform()
+        numbers = driver.find_elements(page.by.CSS_SELECTOR, "#board .move-number")
+        assert sorted(e.text for e in numbers) == ["1", "2", "3"]
 
 
 def test_a_trigon_move_by_pointer(driver: Any) -> None:

@@ -586,12 +586,12 @@ class Session:
         stack = b.move_stack
         colors = b.move_colors()
         start = b.ply - len(stack)
-        line = [{"id": m.id, "text": str(m), "color": c} for m, c in zip(stack, colors)]
+        line = [{"id": m.id, "text": str(m), "color": c, "cells": m.cell_indices()} for m, c in zip(stack, colors)]
         test = b.copy()
         for m in reversed(self.future):
             c = test.turn
             test.push(m)
-            line.append({"id": m.id, "text": str(m), "color": c})
+            line.append({"id": m.id, "text": str(m), "color": c, "cells": m.cell_indices()})
         over = b.is_game_over()
         outcome = b.outcome()
         player = b.player

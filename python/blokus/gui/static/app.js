@@ -1,7 +1,7 @@
 // The page of `blokus gui`: it draws what the server sends and sends back what a person asks
 // for (the messages of blokus.gui.protocol). Every rule is the server's.
 
-import { BoardView, IsoView, trayPiece, el, shade } from "./draw.js";
+import { BoardView, IsoView, trayPiece, el, ink, shade } from "./draw.js";
 
 const $ = (id) => document.getElementById(id);
 const BOTS = ["human", "random", "greedy", "mcts:seconds=1", "mcts:seconds=5"];
@@ -22,6 +22,7 @@ const app = {
   analysis: null,
   hint: null,
   showPV: false,
+  numbers: false,
   flash: null,
   goal: null, // the ply asked for by the replay keys, until the server is there
   ready: false,
@@ -128,6 +129,7 @@ function humanToMove(s = app.state) {
 
 function onState(s) {
   const started = performance.now();
+  app.typed = null;
   const before = app.state;
   app.state = s;
   if (app.goal === s.ply || (before && before.line.length !== s.line.length)) app.goal = null;
@@ -415,6 +417,22 @@ function drawOverlay() {
       });
     }
   }
+  // Move numbers: on the middle cell of each piece played (in Blokus 3D, of its top cubes' columns).
+  if (app.numbers) {
+    const numbers = el("g", { "font-size": 0.42, "font-weight": "bold", "text-anchor": "middle", "dominant-baseline": "central" }, view.overlay);
+    const shown = new Map();
+    s.line.slice(0, s.ply - s.start).forEach((m, i) => {
+      const cell = m.cells[Math.floor(m.cells.length / 2)];
+      const key = app.cube ? app.setup.geometry.cells[cell].xyz.slice(0, 2).join(",") : cell;
+      shown.set(key, [cell, s.start + i + 1, m.color]);
+    });
+    for (const [, [cell, n, color]] of shown) {
+      const [x, y] = view.cellCenter(cell);
+      // Blokus 3D: in a corner, beside the column's height.
+      const at = app.cube ? { x: x - 0.28, y: y - 0.28, "font-size": 0.24 } : { x, y };
+      el("text", { ...at, fill: ink(fills[color]), class: "move-number" }, numbers).textContent = n;
+    }
+  }
   if (app.hint && app.hint.generation === s.generation) view.outline(app.hint.cells, view.overlay, "#1aa64a", 0.2);
   if (app.flash) view.fillCells(app.flash, view.overlay, { fill: "#d03020", "fill-opacity": 0.45 });
   // The picked piece: where it can go (dots on the cells it can be held at), and under the pointer.
@@ -478,6 +496,8 @@ function onBoardClick(event) {
 
 function onError(m) {
   app.goal = null;
+  if (m.intent === "play" && app.typed) { $("move-text").value = app.typed; }
+  app.typed = null;
   if (m.intent === "save" && app.saving && / exists;/.test(m.message)) {
     const name = app.saving;
     app.saving = null;
@@ -570,6 +590,7 @@ function bind() {
   $("pause").onclick = () => send({ type: "pause", on: !app.state.paused });
   $("export-svg").onclick = () => send({ type: "export", format: "svg", view: app.cube ? "iso" : "top" });
   $("download").onclick = () => send({ type: "export", format: "blksgf" });
+  $("numbers").onclick = () => { app.numbers = !app.numbers; $("numbers").setAttribute("aria-pressed", app.numbers); drawOverlay(); };
   $("show-pv").onclick = () => { app.showPV = !app.showPV; drawAnalysis(); drawOverlay(); };
   $("turn-left").onclick = () => { app.iso.turn = (app.iso.turn + 3) % 4; drawOverlay(); };
   $("turn-right").onclick = () => { app.iso.turn = (app.iso.turn + 1) % 4; drawOverlay(); };
@@ -588,7 +609,7 @@ function bind() {
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("move-text").value.trim();
-    if (text) send({ type: "play", move: text });
+    if (text) { app.typed = text; $("move-text").value = ""; send({ type: "play", move: text }); }
   };
   $("save").onclick = () => {
     let name = $("save-name").value.trim();
@@ -613,6 +634,7 @@ function bind() {
     else if (k === "End") $("last").click();
     else if (k === "h") $("hint").click();
     else if (k === "a") $("analyse").click();
+    else if (k === "m") $("numbers").click();
     else if (k === " ") { if (!$("pause").disabled) $("pause").click(); }
     else if ((k === "q" || k === "e") && app.iso) (k === "q" ? $("turn-left") : $("turn-right")).click();
     else return;
