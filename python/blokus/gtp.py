@@ -164,7 +164,6 @@ STDERR_LINE_CHARS = 4096
 #: engine is out of step and is stopped.
 MAX_LINE_BYTES = 2**20
 MAX_ANSWER_BYTES = 64 * 2**20
-_TOO_LONG = "\0 too long"
 
 #: Pentobi's answer to ``reg_genmove`` for a colour that has no move.
 _NO_MOVE = "player failed to generate a move"
@@ -208,6 +207,8 @@ class Engine:
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self._known: set[str] | None = None
         self._closed = False
+        #: Whether the engine's output went past the bounds (the reader then stopped reading).
+        self._flooded = False
         assert process.stdout is not None and process.stderr is not None
         threading.Thread(target=self._read_stdout, args=(process.stdout,), daemon=True).start()
         self._stderr_thread = threading.Thread(target=self._read_stderr, args=(process.stderr,), daemon=True)
@@ -273,7 +274,7 @@ class Engine:
         try:
             for raw in iter(lambda: stream.readline(MAX_LINE_BYTES + 1), b""):
                 if len(raw) > MAX_LINE_BYTES or size > MAX_ANSWER_BYTES:
-                    self._answers.put([_TOO_LONG])
+                    self._flooded = True  # read no further: the output ends here
                     break
                 size += len(raw)
                 line = raw.decode("utf-8", "replace").rstrip("\r\n")
@@ -400,14 +401,6 @@ class Engine:
         except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
             raise self._exited(command) from None
         lines = self._next_answer(command, wait)
-        if lines == [_TOO_LONG]:
-            self._stop()
-            raise self._error(
-                EngineProtocolError,
-                f"answered more than {MAX_ANSWER_BYTES // 2**20} MiB (or a line of more than "
-                f"{MAX_LINE_BYTES // 2**20} MiB); the engine was stopped",
-                command,
-            )
         found = _RESPONSE.match(lines[0])
         if found is None:
             self._stop()
@@ -431,6 +424,14 @@ class Engine:
             ) from None
         if answer is None:
             self._answers.put(None)  # later reads see the end too
+            if self._flooded:
+                self._stop()
+                raise self._error(
+                    EngineProtocolError,
+                    f"answered more than {MAX_ANSWER_BYTES // 2**20} MiB (or a line of more than "
+                    f"{MAX_LINE_BYTES // 2**20} MiB); the engine was stopped",
+                    command,
+                )
             raise self._exited(command)
         return answer
 
