@@ -136,6 +136,14 @@ def test_bench_prints_a_positive_figure_in_every_column(capsys: pytest.CaptureFi
     cells = [[c.strip() for c in line.strip("|").split("|")] for line in table]
     assert [c[0] for c in cells] == ["duo", "trigon", "duo", "trigon"]
     assert [c[1:7] for c in cells[:2]] == [row[1:7] for row in rows[:2]]
+    # Written again, the page keeps the sections other benchmarks put below its marker.
+    from blokus.bench import KEPT
+
+    other = f"{KEPT}\n\n## Search speed beside Pentobi\n\n| duo, empty | 1 | 2 | 3 | 0.50 |\n"
+    page.write_text(page.read_text() + "\n" + other)
+    assert main([*args[:5], "--variant", "duo", "--seconds", "0.02", "--rl-games", "1"]) == 0
+    text = page.read_text()
+    assert text.endswith(other) and text.count(KEPT) == 1 and text.startswith("# Benchmarks")
 
 
 def test_match_prints_scores_and_elo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -348,9 +348,22 @@ def run(
             json.dump(report, f, indent=2)
             f.write("\n")
     if markdown_path is not None:
+        kept = ""
+        if os.path.exists(markdown_path):
+            with open(markdown_path, encoding="utf-8") as f:
+                old = f.read()
+            # The page's sections written by other benchmarks (the search's speed beside
+            # Pentobi's) stay: they are measured by other means, with Pentobi installed.
+            if KEPT in old:
+                kept = "\n" + old[old.index(KEPT) :]
         with open(markdown_path, "w", encoding="utf-8") as f:
-            f.write(markdown(report))
+            f.write(markdown(report) + kept)
     return report
+
+
+#: Where a benchmark page's sections written by other benchmarks start; a page rewritten by
+#: :func:`run` keeps everything from this line on.
+KEPT = "<!-- sections below are written by other benchmarks -->"
 
 
 def markdown(report: dict[str, object]) -> str:
