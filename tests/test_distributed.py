@@ -11,6 +11,7 @@ import dataclasses
 import importlib.util
 import os
 import signal
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -200,6 +201,38 @@ def test_an_actor_killed_mid_match_is_started_again_and_the_games_are_the_same(c
     assert killed, "no actor was found"
     here = blokus.match(["random", "greedy"], "duo", 8, seed=4, jobs=1)
     assert [_timeless(r) for r in there.records] == [_timeless(r) for r in here.records]
+
+
+def test_an_interrupted_match_on_actors_stops_their_engines(cluster: ModuleType, tmp_path: Path) -> None:
+    # One actor's engine hangs (the first started; the other actor's is blokus's own), and the
+    # match is interrupted when the other's first game is in: the hung engine is killed too.
+    marker = tmp_path / "hung-once"
+    fake = Path(__file__).resolve().parent / "fake_engine.py"
+    spec = f"gtp:{sys.executable} {fake} hang genmove 1 --once {marker}"
+
+    def interrupt(r: blokus.MatchResult) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        distributed.match(["random", spec], "duo", 6, seed=4, jobs=2, timeout=120, progress=interrupt)
+    deadline = time.monotonic() + 20
+    while _with_marker(str(marker)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert marker.exists() and _with_marker(str(marker)) == [], "no engine outlives the match"
+
+
+def _with_marker(marker: str) -> list[int]:
+    """Running processes whose command line holds ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    if marker.encode() in f.read() and not _gone(int(entry)):
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
 
 
 def test_the_sprt_stops_a_match_on_actors(cluster: ModuleType) -> None:

@@ -344,6 +344,11 @@ class _EngineHost:
         """Stops the GTP engines."""
         self.engines.close()
 
+    def kill(self) -> None:
+        """Kills the GTP engines at once, while a game may be waiting on one (the actor runs
+        this beside :meth:`play`): a killed actor would leave them running."""
+        self.engines.kill()
+
 
 class _ActorWorkers:
     """The workers of a match as Ray actors, one game at a time each."""
@@ -355,7 +360,9 @@ class _ActorWorkers:
         self.slots = slots
         # An actor that dies is started again, and the game it was playing played again (its
         # bots are seeded from the game's number, so it is the same game).
-        host = ray.remote(num_cpus=1, max_restarts=3, max_task_retries=3)(_EngineHost)
+        # Two calls at once: kill can stop the engines of a game under way (a match's games
+        # are given to idle actors only, so plays never overlap).
+        host = ray.remote(num_cpus=1, max_restarts=3, max_task_retries=3, max_concurrency=2)(_EngineHost)
         self.actors = [host.remote(variant_spec, specs, timeout) for _ in range(slots)]
         self.idle = list(self.actors)
         self.running: dict[Any, Any] = {}
@@ -376,8 +383,10 @@ class _ActorWorkers:
         self._stop(30.0)
 
     def terminate(self) -> None:
+        killing = [a.kill.remote() for a in self.actors]
+        self.ray.wait(killing, num_returns=len(killing), timeout=5.0)
         for ref in self.running:
-            self.ray.cancel(ref, force=True)
+            self.ray.cancel(ref)
         self._stop(5.0)
 
     def _stop(self, seconds: float) -> None:
