@@ -148,7 +148,9 @@ def main() -> int:
 
 def page(lines: list[str], args: argparse.Namespace) -> str:
     """The strength page: the table with what it was measured with and how to measure it again."""
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False)
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False, cwd=Path(__file__).parent
+    )
     version = subprocess.run([args.pentobi, "--version"], capture_output=True, text=True, check=False)
     intro = [
         "# Strength",
