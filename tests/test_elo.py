@@ -28,8 +28,10 @@ def test_estimate_is_the_normal_interval_of_the_mean() -> None:
 
 def test_estimate_edges() -> None:
     assert estimate([]).n == 0 and math.isnan(estimate([]).score)
-    one = estimate([1.0])
+    one = estimate([0.5])
     assert (one.low, one.high) == (0.0, 1.0), "one sample says nothing of the spread"
+    one_won = estimate([1.0])
+    assert one_won.low == pytest.approx(0.025) and math.isfinite(one_won.elo_low)
     # Every round won: the exact binomial bound, the lowest score under which ten wins in ten
     # happen 2.5% of the time; its Elo is a finite lower bound.
     all_won = estimate([1.0] * 10)

@@ -18,7 +18,7 @@ import pytest
 
 import blokus
 from blokus import Board, Move, match, sgf
-from blokus.bots import Analysis, RandomBot
+from blokus.bots import MIN_SECONDS, Analysis, RandomBot
 from blokus.errors import BlokusError, InvalidBotSpecError
 from blokus.match import GameRecord, MatchResult, place_scores, seatings
 
@@ -398,6 +398,11 @@ def test_equal_time_gives_the_others_mean_time(monkeypatch: pytest.MonkeyPatch) 
     assert bot.given[0] is None, "the first move of the match: the other has not moved yet"
     assert bot.given[1:] and all(s == pytest.approx(0.25) for s in bot.given[1:])
     assert r.records[0].seconds[1] == pytest.approx(0.25 * r.records[0].moves[1])
+    # An opponent that takes no time at all still leaves a bot its least time a move.
+    monkeypatch.setattr(runner, "time", SimpleNamespace(perf_counter=lambda: 0.0, process_time=lambda: 0.0))
+    bot.given.clear()
+    match([bot, RandomBot(seed=3)], "duo", games=2, equal_time=0, opening_plies=0)
+    assert bot.given[1:] and all(s == MIN_SECONDS for s in bot.given[1:])
 
 
 def test_summary_and_result_api() -> None:

@@ -103,7 +103,7 @@ def estimate(samples: Sequence[float], z: float = Z95) -> Estimate:
         # Every sample the same extreme: the normal approximation's interval would be the
         # point itself. The exact binomial (Clopper-Pearson) bound holds instead: after n
         # wins in n, the score is at least 0.025^(1/n) at the 95% level.
-        bound = (1 - _confidence(z)) ** (1 / n) if n > 1 else 0.0
+        bound = (1 - _confidence(z)) ** (1 / n)
         return Estimate(mean, bound, 1.0, n) if mean == 1.0 else Estimate(mean, 0.0, 1 - bound, n)
     half = z * math.sqrt(var / (n - 1)) if n > 1 else math.inf
     return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half), n)

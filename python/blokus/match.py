@@ -66,7 +66,7 @@ from typing import Any, Protocol, Union
 from blokus import _arguments, sgf
 from blokus import elo as stats
 from blokus.board import Board, Move
-from blokus.bots import MAX_SECONDS, Bot, GreedyBot, from_spec, gtp_command, is_gtp_spec
+from blokus.bots import MAX_SECONDS, MIN_SECONDS, Bot, GreedyBot, from_spec, gtp_command, is_gtp_spec
 from blokus.errors import BlokusError, EngineError, EngineTerminatedError, InvalidBotSpecError
 from blokus.gtp import GtpBot
 from blokus.variant import Variant, VariantLike, variant
@@ -614,7 +614,8 @@ def _play(job: _Job, v: Variant, engines: _Engines) -> _Played:
         assert color is not None and player is not None
         e = job.seats[color] if job.by_color else job.seats[player]
         bot = bots[e]
-        budget = ref_seconds / ref_moves if job.timed == e and ref_moves else None
+        # At least a bot's least (an opponent that takes no measurable time gives none).
+        budget = max(ref_seconds / ref_moves, MIN_SECONDS) if job.timed == e and ref_moves else None
         started, cpu_started = time.perf_counter(), time.process_time()
         try:
             move = bot.choose(board.copy()) if budget is None else bot.choose(board.copy(), budget)
