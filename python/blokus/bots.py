@@ -394,7 +394,11 @@ class MctsBot:
     ``prior_weights`` (one weight per move feature), ``piece_weights`` (piece name -> weight in
     the prior), ``size_bias``, ``playout_piece_weights`` and ``local`` (of the playouts: on flat
     boards, whether a move covering the cells the other players' last moves opened is preferred),
-    ``margin_weight`` and ``max_nodes``.
+    ``margin_weight`` and ``max_nodes``. Each is checked when the bot is made, within wide bounds
+    (``exploration`` 0 to 100, ``size_bias`` -3 to 3, ``playout_piece_weights`` -12 to 12,
+    ``margin_weight`` 0 to 1, ...; the error names the option and its bounds); the playouts'
+    weights together must also keep a variant's pieces within a spread the playouts can draw
+    from, which is checked when the bot first meets the variant.
     """
 
     name = "mcts"
@@ -566,8 +570,8 @@ def _valid_seed(seed: int | None) -> int | None:
 
 
 #: The most seconds a bot may be given for a move (about 11 days), and the least a clock gives
-#: a move however little time is left (what the GTP server asks of its bot, and what GtpBot
-#: sends an engine): a search needs a few milliseconds to choose at all.
+#: a move however little time is left (what the GTP server asks of its bot, what GtpBot sends an
+#: engine, and what the match runner gives at equal time): a search needs a few milliseconds.
 MAX_SECONDS = 1e6
 MIN_SECONDS = 0.01
 
