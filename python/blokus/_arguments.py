@@ -92,12 +92,17 @@ def choice(value: object, name: str, options: tuple[str, ...]) -> str:
     return value
 
 
+def _float(value: object, name: str) -> float:
+    """``value`` as a float: an int or a float (numpy's too), not a bool; a huge int is inf."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError(f"{name} must be a number, not {type(value).__name__}", name)
+    return float(value) if not isinstance(value, int) or value.bit_length() < 1000 else math.inf
+
+
 def number(value: object, name: str, low: float, high: float) -> float:
     """A finite real number (an int or a float, not a bool) in ``(low, high]`` (unbounded with
     infinite bounds)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise InvalidTypeError(f"{name} must be a number, not {type(value).__name__}", name)
-    x = float(value) if not isinstance(value, int) or value.bit_length() < 1000 else math.inf
+    x = _float(value, name)
     if not (math.isfinite(x) and low < x <= high):
         bounds = "" if (low, high) == (-math.inf, math.inf) else f" above {low:g}, at most {high:g}"
         raise InvalidArgumentError(f"{name} must be a finite number{bounds}, not {shown(value)}", name)
@@ -106,9 +111,7 @@ def number(value: object, name: str, low: float, high: float) -> float:
 
 def real(value: object, name: str, low: float, high: float) -> float:
     """A finite real number (an int or a float, not a bool) from ``low`` to ``high``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise InvalidTypeError(f"{name} must be a number, not {type(value).__name__}", name)
-    x = float(value) if not isinstance(value, int) or value.bit_length() < 1000 else math.inf
+    x = _float(value, name)
     if not low <= x <= high:  # NaN too
         raise InvalidArgumentError(f"{name} must be a number from {low:g} to {high:g}, not {shown(value)}", name)
     return x
