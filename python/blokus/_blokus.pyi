@@ -153,7 +153,9 @@ class SearchCore:
     def run_evaluated(
         self,
         board: BoardCore,
-        evaluator: Callable[[npt.NDArray[np.uint8], npt.NDArray[np.bool_], list[list[int]]], object],
+        evaluator: Callable[
+            [npt.NDArray[np.uint8], npt.NDArray[np.bool_], list[list[int]], npt.NDArray[np.int32]], object
+        ],
         batch_size: int = 8,
         simulations: int | None = None,
         seconds: float | None = None,

@@ -386,8 +386,17 @@ class MctsBot:
     moves' are used, normalised; all zero: alike) and values ``(batch, players)``, each
     player's win probability, or ``None`` to have a playout value each leaf. With
     ``evaluator_boards=True``, ``fn(observations, masks, boards)`` also gets each leaf as a
-    :class:`~blokus.Board` (slow, for tests and experiments). With evaluators the search runs on
-    one thread.
+    :class:`~blokus.Board` (slow, for tests and experiments); with ``evaluator_colors=True``,
+    ``fn(observations, masks, colors)`` gets each leaf's colour to move, int32 ``(batch,)``
+    (what a network whose values are relative to the mover needs to give them back per player).
+    With evaluators the search runs on one thread.
+
+    >>> import numpy as np
+    >>> def alike(observations, masks, colors):
+    ...     return np.zeros(masks.shape, np.float32), np.full((len(colors), 2), 0.5, np.float32)
+    >>> a = MctsBot(simulations=64, seed=1, evaluator=alike, evaluator_colors=True).analyse(Board("duo"))
+    >>> sum(m.visits for m in a.moves)
+    64
 
     The rest of the options tune the search (see ``SearchConfig`` in the Rust crate):
     ``exploration``, ``first_play_reduction``, ``rave_equivalence``, ``expand_after``, ``max_children``,
@@ -415,6 +424,7 @@ class MctsBot:
         evaluator: Evaluator | None = None,
         batch_size: int = 8,
         evaluator_boards: bool = False,
+        evaluator_colors: bool = False,
         **tuning: Any,
     ) -> None:
         if seconds is not None:
@@ -431,6 +441,9 @@ class MctsBot:
         self.evaluator = evaluator
         self.batch_size = batch_size
         self.evaluator_boards = bool(evaluator_boards)
+        self.evaluator_colors = bool(evaluator_colors)
+        if self.evaluator_boards and self.evaluator_colors:
+            raise ValueError("evaluator_boards and evaluator_colors cannot both be set")
         self.seconds = None if seconds is None else float(seconds)
         self.simulations = simulations
         self.threads = threads
@@ -496,7 +509,9 @@ class MctsBot:
         else:
             evaluator = self.evaluator
 
-            def evaluate(observations: Any, masks: Any, paths: list[list[int]]) -> Any:
+            def evaluate(observations: Any, masks: Any, paths: list[list[int]], colors: Any) -> Any:
+                if self.evaluator_colors:
+                    return evaluator(observations, masks, colors)
                 if not self.evaluator_boards:
                     return evaluator(observations, masks)
                 boards = []

@@ -763,7 +763,7 @@ impl SearchCore {
         self.search.clear();
     }
 
-    /// `run` with `evaluator(observations, masks) -> (priors, values or None)` giving the
+    /// `run` with `evaluator(observations, masks, paths, colors) -> (priors, values or None)` giving the
     /// leaves' priors (and values), called on batches of up to `batch_size` leaves with the GIL
     /// taken only for the call.
     #[pyo3(signature = (board, evaluator, batch_size=8, simulations=None, seconds=None))]
@@ -956,8 +956,9 @@ fn analysis_info(analysis: &Analysis) -> AnalysisInfo {
 }
 
 /// Calls a Python evaluator on leaf positions: observations `(k, colours, [layers,] rows,
-/// cols)` uint8 from each mover's point of view and legal masks `(k, placements)` bool in,
-/// priors `(k, placements)` and values `(k, players)` (or `None`) out.
+/// cols)` uint8 from each mover's point of view, legal masks `(k, placements)` bool, the moves
+/// from the root to each leaf and the colours to move `(k,)` int32 in; priors `(k, placements)`
+/// and values `(k, players)` (or `None`) out.
 fn call_evaluator(
     py: Python<'_>,
     t: &Tables,
@@ -975,9 +976,11 @@ fn call_evaluator(
     );
     let mut obs = vec![0u8; k * nc * grid.size()];
     let mut masks = vec![false; k * na];
+    let mut colors = vec![0i32; k];
     let board_size = nc * grid.size();
     for (g, pos) in positions.iter().enumerate() {
         let mover = pos.turn().unwrap_or(0);
+        colors[g] = mover as i32;
         grid.observe(
             pos,
             nc,
@@ -995,7 +998,8 @@ fn call_evaluator(
     shape.extend_from_slice(&grid.shape[1..]);
     let obs = obs.into_pyarray(py).reshape(shape)?;
     let masks = masks.into_pyarray(py).reshape([k, na])?;
-    let result = evaluator.call1((obs, masks, paths))?;
+    let colors = colors.into_pyarray(py);
+    let result = evaluator.call1((obs, masks, paths, colors))?;
     let bad =
         |what: String| Class::InvalidArgument.err(py, format!("the evaluator's result: {what}"));
     let (priors, values): (Bound<'_, PyAny>, Bound<'_, PyAny>) = result
