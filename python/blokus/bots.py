@@ -596,8 +596,27 @@ def _seconds(seconds: object) -> float:
     return _arguments.number(seconds, "seconds", 0, MAX_SECONDS)
 
 
+def az(checkpoint: str, simulations: int = 64, seconds: float | None = None, seed: int | None = 0, leaves: int = 8) -> Bot:
+    """The search guided by a network trained by :mod:`blokus.rl.alphazero`
+    (:class:`blokus.rl.alphazero.AzBot`; the bot spec ``az:checkpoint=DIR,simulations=64``).
+    Needs JAX (``pip install 'blokus[learn]'``).
+
+    >>> az("/nonexistent")
+    Traceback (most recent call last):
+    ...
+    blokus.errors.InvalidArgumentError: az: no network in /nonexistent (network.json and params.npz are missing)
+    """
+    try:
+        import jax  # noqa: F401
+    except ImportError:
+        raise InvalidBotSpecError("bot 'az' needs JAX: pip install 'blokus[learn]'") from None
+    from blokus.rl.alphazero import AzBot
+
+    return AzBot(checkpoint, simulations=simulations, seconds=seconds, seed=seed, leaves=leaves)
+
+
 #: The built-in bots by the name a spec gives them (``greedy:seed=3``).
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot}
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot, "az": az}
 
 
 _BUILTIN_SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?::\S*)?")

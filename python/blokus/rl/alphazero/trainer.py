@@ -1,0 +1,399 @@
+"""The training loop of :mod:`blokus.rl.alphazero`: self-play, a replay buffer, gradient
+steps, evaluation against the greedy bot, checkpoints and ``metrics.jsonl``.
+
+An iteration plays ``games`` self-play games (all in flight at once, see
+:mod:`~blokus.rl.alphazero.selfplay`), adds their positions to the buffer, takes enough
+gradient steps that each new position is drawn about ``reuse`` times (each time under a random
+symmetry of the board), scores the search against :class:`~blokus.bots.GreedyBot`, writes the
+checkpoint and appends one line to ``metrics.jsonl``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from blokus.progress import Progress
+from blokus.variant import Variant
+
+from . import network as net
+from .network import _savez
+from .selfplay import Batcher, GuidedSearch, Sample, outcome, run_threads, score_against_greedy, self_play_game
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """The trainer's settings (the defaults are tuned for Duo on two CPU cores).
+
+    >>> TrainConfig().simulations
+    64
+    """
+
+    #: Search simulations a self-play move.
+    simulations: int = 64
+    #: Self-play games an iteration (all in flight together).
+    games: int = 32
+    #: Leaves a search gathers before it asks the network.
+    leaves: int = 4
+    #: The first plies of a self-play game are drawn in proportion to the visits.
+    sample_plies: int = 8
+    #: The weight of the Dirichlet noise on the root's priors in self-play.
+    noise: float = 0.25
+    #: Positions kept for training.
+    buffer: int = 50_000
+    #: Positions a gradient step.
+    batch: int = 256
+    #: Times each new position is drawn for training, on average.
+    reuse: float = 4.0
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    #: Games against the greedy bot an iteration, and the search's simulations in them.
+    eval_games: int = 20
+    eval_simulations: int = 64
+    network: net.NetConfig = field(default_factory=lambda: net.NetConfig(filters=32, blocks=2))
+
+
+class ReplayBuffer:
+    """The last ``capacity`` positions of self-play, as fixed-size numpy arrays (masks as
+    bits, visit shares as the searched moves' ids and shares).
+
+    >>> from blokus import variant
+    >>> e = net.Encoding(variant("duo"))
+    >>> buf = ReplayBuffer(e, 10, 48)
+    >>> s = Sample(np.zeros((2, 14, 14), np.uint8), np.ones(13729, bool), 0, np.array([1, 2]), np.array([0.5, 0.5]))
+    >>> buf.add([s] * 12, [np.array([1.0, 0.0], np.float32)] * 12)
+    >>> len(buf), buf.total
+    (10, 12)
+    """
+
+    def __init__(self, encoding: net.Encoding, capacity: int, moves: int) -> None:
+        e = encoding
+        self.encoding, self.capacity, self.moves = e, capacity, moves
+        obs_shape = (e.colors, e.levels, e.rows, e.cols) if e.levels > 1 else (e.colors, e.rows, e.cols)
+        placements = e.variant.num_placements
+        self.arrays: dict[str, np.ndarray[Any, Any]] = {
+            "obs": np.zeros((capacity, *obs_shape), np.uint8),
+            "mask": np.zeros((capacity, (placements + 7) // 8), np.uint8),
+            "ids": np.zeros((capacity, moves), np.int64),
+            "shares": np.zeros((capacity, moves), np.float32),
+            "value": np.zeros((capacity, e.colors), np.float32),
+            "points": np.zeros((capacity, e.colors), np.float32),
+        }
+        self._cells = float(sum(p.size * p.copies for p in e.variant.pieces))
+        self.total = 0
+
+    def __len__(self) -> int:
+        return min(self.total, self.capacity)
+
+    def add(
+        self,
+        samples: list[Sample],
+        values: list[np.ndarray[Any, Any]],
+        points: list[np.ndarray[Any, Any]] | None = None,
+    ) -> None:
+        """Adds positions with each player's outcome of their game (``values``, one per
+        sample) and each colour's final points (``points``, one per sample; zeros if not
+        given), stored per colour relative to the position's mover.
+
+        >>> from blokus import variant
+        >>> buf = ReplayBuffer(net.Encoding(variant("duo")), 4, 8)
+        >>> s = Sample(np.zeros((2, 14, 14), np.uint8), np.ones(13729, bool), 1, np.array([1]), np.array([1.0]))
+        >>> buf.add([s], [np.array([1.0, 0.0], np.float32)])
+        >>> buf.arrays["value"][0].tolist()  # colour 1 to move: its own value first
+        [0.0, 1.0]
+        """
+        a = self.arrays
+        c = self.encoding.colors
+        for n, (s, v) in enumerate(zip(samples, values)):
+            k = self.total % self.capacity
+            a["obs"][k] = s.obs
+            a["mask"][k] = np.packbits(s.mask)
+            m = min(len(s.ids), self.moves)
+            a["ids"][k] = 0
+            a["shares"][k] = 0.0
+            a["ids"][k, :m] = s.ids[:m]
+            a["shares"][k, :m] = s.shares[:m]
+            colors = (s.color + np.arange(c)) % c
+            players = self.encoding.player_of[colors]
+            a["value"][k] = np.where(players >= 0, v[np.maximum(players, 0)], 0.0)
+            a["points"][k] = 0.0 if points is None else points[n][colors] / self._cells
+            self.total += 1
+
+    def sample(self, rng: np.random.Generator, size: int) -> dict[str, Any]:
+        """A training batch: the network's inputs, masks, dense visit shares and value targets.
+
+        >>> from blokus import variant
+        >>> e = net.Encoding(variant("duo"))
+        >>> buf = ReplayBuffer(e, 10, 48)
+        >>> s = Sample(np.zeros((2, 14, 14), np.uint8), np.ones(13729, bool), 0, np.array([1]), np.array([1.0]))
+        >>> buf.add([s], [np.array([1.0, 0.0], np.float32)])
+        >>> b = buf.sample(np.random.default_rng(0), 4)
+        >>> b["planes"].shape, b["policy"].sum(axis=1).tolist(), b["value"][0].tolist()
+        ((4, 14, 14, 4), [1.0, 1.0, 1.0, 1.0], [1.0, 0.0])
+        """
+        e = self.encoding
+        at = rng.integers(0, len(self), size)
+        a = self.arrays
+        placements = e.variant.num_placements
+        mask = np.unpackbits(a["mask"][at], axis=1, count=placements).astype(bool)
+        policy = np.zeros((size, placements), np.float32)
+        np.add.at(policy, (np.arange(size)[:, None], a["ids"][at]), a["shares"][at])
+        planes, pieces = e.inputs(a["obs"][at], mask)
+        weight = np.broadcast_to(e.owned, (size, e.colors))
+        return {
+            "planes": planes,
+            "pieces": pieces,
+            "mask": mask,
+            "policy": policy,
+            "value": a["value"][at],
+            "points": a["points"][at],
+            "value_weight": np.ascontiguousarray(weight),
+        }
+
+    def save(self, path: Path) -> None:
+        """Writes the buffer to ``path`` (replaced whole).
+
+        >>> import tempfile
+        >>> from blokus import variant
+        >>> buf = ReplayBuffer(net.Encoding(variant("duo")), 4, 8)
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     buf.save(Path(d) / "b.npz")
+        ...     again = ReplayBuffer(net.Encoding(variant("duo")), 4, 8)
+        ...     again.load(Path(d) / "b.npz")
+        >>> again.total
+        0
+        """
+        temp = path.with_suffix(".tmp.npz")
+        _savez(temp, total=np.array(self.total), **self.arrays)
+        temp.replace(path)
+
+    def load(self, path: Path) -> None:
+        """Reads a buffer :meth:`save` wrote (of the same variant and size; else ``ValueError``).
+
+        >>> import tempfile
+        >>> from blokus import variant
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     ReplayBuffer(net.Encoding(variant("duo")), 4, 8).save(Path(d) / "b.npz")
+        ...     ReplayBuffer(net.Encoding(variant("duo")), 5, 8).load(Path(d) / "b.npz")
+        Traceback (most recent call last):
+        ...
+        ValueError: .../b.npz: the buffer's obs has shape (4, 2, 14, 14), not (5, 2, 14, 14)
+        """
+        with np.load(path) as data:
+            for k in self.arrays:
+                if data[k].shape != self.arrays[k].shape:
+                    raise ValueError(f"{path}: the buffer's {k} has shape {data[k].shape}, not {self.arrays[k].shape}")
+                self.arrays[k][...] = data[k]
+            self.total = int(data["total"])
+
+
+class Trainer:
+    """Trains a network for ``variant`` into ``out`` (resuming from the checkpoint there).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     config = TrainConfig(simulations=4, games=2, eval_games=2, eval_simulations=4,
+    ...                          network=net.NetConfig(8, 1))
+    ...     t = Trainer("duo", Path(d), config, seed=1, quiet=True)
+    ...     line = t.iteration()
+    ...     sorted(line)[:4], t.iterations, (Path(d) / "network.json").is_file()
+    (['eval_games', 'eval_seconds', 'games', 'iteration'], 1, True)
+    """
+
+    def __init__(
+        self, variant_: Variant | str, out: Path, config: TrainConfig, seed: int = 0, quiet: bool = False
+    ) -> None:
+        import jax
+        import optax
+
+        from blokus.variant import variant
+
+        self.out, self.quiet = Path(out), quiet
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.iterations, self.seconds, self.seed = 0, 0.0, seed
+        resumed = (self.out / "network.json").is_file()
+        if resumed:
+            v, netconfig, params, extra = net.load(self.out)
+            config = TrainConfig(**{**extra["train"], "network": netconfig})
+            self.iterations, self.seconds, self.seed = extra["iteration"], extra["seconds"], extra["seed"]
+        else:
+            v = variant(variant_)
+        self.config = config
+        self.encoding = net.Encoding(v)
+        self.model = net.Model(self.encoding, config.network)
+        if not resumed:
+            params = net.init(self.encoding, config.network, seed)
+        self.params = jax.tree_util.tree_map(jax.numpy.asarray, params)
+        self.optimizer = optax.adamw(config.learning_rate, weight_decay=config.weight_decay)
+        self.opt_state = self.optimizer.init(self.params)
+        self.buffer = ReplayBuffer(self.encoding, config.buffer, 64)
+        if resumed:
+            self.opt_state = _load_tree(self.out / "optimizer.npz", self.opt_state)
+            self.buffer.load(self.out / "buffer.npz")
+        self.rng = np.random.default_rng([self.seed, self.iterations])
+        optimizer, loss = self.optimizer, self.model.loss
+
+        def step(params: Any, opt_state: Any, batch: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
+            (_, parts), grads = jax.value_and_grad(loss, has_aux=True)(params, batch)
+            updates, opt_state = optimizer.update(grads, opt_state, params)
+            return optax.apply_updates(params, updates), opt_state, parts
+
+        self._step = jax.jit(step)
+        self._symmetries = _symmetries(v)
+
+    def network(self, obs: Any, masks: Any) -> tuple[Any, Any]:
+        """The current network on a batch (what the batcher calls): priors and values
+        relative to the mover (see :meth:`~blokus.rl.alphazero.network.Model.predict`).
+
+        >>> import tempfile
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     t = Trainer("duo", Path(d), TrainConfig(network=net.NetConfig(4, 0)), quiet=True)
+        ...     priors, values = t.network(np.zeros((1, 2, 14, 14), np.uint8), np.ones((1, 13729), bool))
+        >>> priors.shape, values.shape
+        ((1, 13729), (1, 2))
+        """
+        return self.model.predict(self.params, obs, masks)
+
+    def iteration(self) -> dict[str, Any]:
+        """One iteration (see the module's docstring); returns its line of ``metrics.jsonl``
+        (the class's example runs one).
+
+        >>> Trainer.iteration.__name__
+        'iteration'
+        """
+        c = self.config
+        started = time.perf_counter()
+        batcher = Batcher(self.network)
+        progress = Progress(c.games, sys.stderr, enabled=not self.quiet and sys.stderr.isatty())
+        base = int(self.rng.integers(2**62))
+
+        def game(k: int) -> tuple[list[Sample], Any, Any]:
+            search = GuidedSearch(self.encoding, batcher.ask, c.simulations, base + k, c.noise, c.leaves)
+            samples, board = self_play_game(search, c.sample_plies, base + k)
+            progress.step(f"iteration {self.iterations + 1}: self-play")
+            return samples, outcome(board), np.array(board.points(), np.float32)
+
+        games = run_threads(batcher, [functools.partial(game, k) for k in range(c.games)])
+        progress.close()
+        new = 0
+        for samples, values, points in games:
+            self.buffer.add(samples, [values] * len(samples), [points] * len(samples))
+            new += len(samples)
+        selfplay_seconds = time.perf_counter() - started
+
+        trained = time.perf_counter()
+        steps = max(1, round(new * c.reuse / c.batch))
+        losses = []
+        for _ in range(steps):
+            batch = self.buffer.sample(self.rng, c.batch)
+            if self._symmetries:
+                batch = _augment(batch, self._symmetries, self.rng)
+            self.params, self.opt_state, parts = self._step(self.params, self.opt_state, batch)
+            losses.append({k: float(v) for k, v in parts.items()})
+        train_seconds = time.perf_counter() - trained
+
+        score, eval_seconds = score_against_greedy(
+            self.encoding, self.network, c.eval_games, c.eval_simulations, self.seed * 7919 + self.iterations
+        )
+        self.iterations += 1
+        seconds = time.perf_counter() - started
+        self.seconds += seconds
+        line = {
+            "iteration": self.iterations,
+            "positions": self.buffer.total,
+            "new_positions": new,
+            "games": c.games,
+            "steps": steps,
+            "seconds": round(seconds, 2),
+            "selfplay_seconds": round(selfplay_seconds, 2),
+            "network_seconds": round(batcher.seconds, 2),
+            "network_positions": batcher.positions,
+            "network_calls": batcher.calls,
+            "train_seconds": round(train_seconds, 2),
+            "eval_seconds": round(eval_seconds, 2),
+            "total_seconds": round(self.seconds, 2),
+            "loss_policy": float(np.mean([x["policy"] for x in losses])),
+            "loss_value": float(np.mean([x["value"] for x in losses])),
+            "loss_score": float(np.mean([x["score"] for x in losses])),
+            "loss": float(np.mean([x["total"] for x in losses])),
+            "score_vs_greedy": score,
+            "eval_games": c.eval_games,
+        }
+        self.checkpoint()
+        with open(self.out / "metrics.jsonl", "a") as f:
+            f.write(json.dumps(line) + "\n")
+        return line
+
+    def checkpoint(self) -> None:
+        """Writes the network, the optimiser's state and the buffer into the output folder;
+        a trainer made on that folder resumes from them.
+
+        >>> import tempfile
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     Trainer("duo", Path(d), TrainConfig(network=net.NetConfig(4, 0)), quiet=True).checkpoint()
+        ...     sorted(p.name for p in Path(d).iterdir())
+        ['buffer.npz', 'network.json', 'optimizer.npz', 'params.npz']
+        """
+        train = {k: v for k, v in asdict(self.config).items() if k != "network"}
+        extra = {"iteration": self.iterations, "seconds": self.seconds, "seed": self.seed, "train": train}
+        self.buffer.save(self.out / "buffer.npz")
+        _save_tree(self.out / "optimizer.npz", self.opt_state)
+        net.save(
+            self.out, self.encoding, self.config.network, {k: np.asarray(v) for k, v in self.params.items()}, extra
+        )
+
+    def run(self, minutes: float) -> None:
+        """Iterations until ``minutes`` have passed (the one under way is finished), with a
+        line per iteration on stderr.
+
+        >>> import tempfile
+        >>> config = TrainConfig(simulations=2, games=2, eval_games=1, eval_simulations=2, network=net.NetConfig(4, 0))
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     t = Trainer("duo", Path(d), config, quiet=True)
+        ...     t.run(0.001)
+        ...     t.iterations
+        1
+        """
+        deadline = time.perf_counter() + minutes * 60
+        while time.perf_counter() < deadline:
+            line = self.iteration()
+            if not self.quiet:
+                print(
+                    f"iteration {line['iteration']}: {line['positions']} positions, loss {line['loss']:.3f}"
+                    f" (policy {line['loss_policy']:.3f}, value {line['loss_value']:.3f}, points {line['loss_score']:.3f}),"
+                    f" {100 * line['score_vs_greedy']:.0f}% against greedy, {line['seconds']:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+
+def _save_tree(path: Path, tree: Any) -> None:
+    import jax
+
+    leaves = jax.tree_util.tree_leaves(tree)
+    temp = path.with_suffix(".tmp.npz")
+    np.savez(temp, *[np.asarray(x) for x in leaves])
+    temp.replace(path)
+
+
+def _load_tree(path: Path, like: Any) -> Any:
+    import jax
+
+    with np.load(path) as data:
+        leaves = [jax.numpy.asarray(data[f"arr_{k}"]) for k in range(len(data.files))]
+    return jax.tree_util.tree_unflatten(jax.tree_util.tree_structure(like), leaves)
+
+
+def _symmetries(v: Variant) -> list[Any]:
+    return []
+
+
+def _augment(batch: dict[str, Any], symmetries: list[Any], rng: np.random.Generator) -> dict[str, Any]:
+    return batch
