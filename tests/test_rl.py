@@ -1,14 +1,17 @@
-"""RL interfaces: the batch environment, PettingZoo's API test, and the Gymnasium vector env."""
+"""RL interfaces: the batch environment and its observations (the adapters: test_rl_gymnasium.py,
+test_rl_pettingzoo.py)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 import pytest
 
 import blokus
-from blokus.errors import IllegalMoveError
+from blokus.errors import IllegalMoveError, InvalidArgumentError
 from blokus.rl import BatchEnv, observation
 
 if TYPE_CHECKING:
@@ -130,68 +133,6 @@ def test_observation_is_from_the_movers_point_of_view() -> None:
     assert obs[0].sum() == 0 and obs[1].sum() == 1 and obs[1, 14 - 10, 4] == 1
 
 
-def test_pettingzoo_api() -> None:
-    pytest.importorskip("pettingzoo")
-    from pettingzoo.test import api_test
-
-    from blokus.rl.pettingzoo import env
-
-    api_test(env("duo"), num_cycles=200)
-    api_test(env("classic_3"), num_cycles=100)
-
-
-def test_pettingzoo_plays_a_whole_game() -> None:
-    pytest.importorskip("pettingzoo")
-    from blokus.rl.pettingzoo import env
-
-    e = env("classic_2")
-    e.reset(seed=1)
-    rng = np.random.default_rng(1)
-    steps = 0
-    final: dict[str, float] = {}
-    for agent in e.agent_iter():
-        obs, reward, term, trunc, _info = e.last()
-        if term or trunc:
-            final[agent] = float(reward)
-            e.step(None)
-            continue
-        assert e.board.player == int(agent.split("_")[1])
-        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        steps += 1
-    assert steps == e.board.ply and e.board.is_game_over()
-    scores = e.board.scores()
-    if scores[0] == scores[1]:
-        assert final == {"player_0": 0.0, "player_1": 0.0}
-    else:
-        winner = int(np.argmax(scores))
-        assert final == {f"player_{winner}": 1.0, f"player_{1 - winner}": -1.0}
-
-
-def test_gymnasium_vector_env() -> None:
-    pytest.importorskip("gymnasium")
-    from blokus.rl.gymnasium import BlokusVectorEnv
-
-    env = BlokusVectorEnv("duo", num_envs=4, threads=2)
-    obs, infos = env.reset(seed=0)
-    assert obs.shape == (4, 2, 14, 14) and env.observation_space.contains(obs)
-    rng = np.random.default_rng(0)
-    finished = 0
-    for _ in range(200):
-        masks = infos["action_mask"]
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
-        done_before = ~masks.any(axis=1)
-        obs, rewards, terminated, truncated, infos = env.step(actions)
-        assert set(np.unique(rewards)) <= {-1.0, 0.0, 1.0}
-        assert not rewards[~terminated].any()
-        assert (rewards[terminated] != 0).all() or (infos["rewards"][terminated] == 0).any()
-        # A finished game is reset on the next step: a fresh board, colour 0 to move.
-        assert (infos["current_player"][done_before] == 0).all()
-        assert (infos["action_mask"][done_before].sum(axis=1) == 414).all()
-        finished += int(terminated.sum())
-        assert not truncated.any()
-    assert finished >= 4
-
-
 def test_a_variant_without_placements_is_refused() -> None:
     # A hexagon of edge 1 has no room for a six-triangle piece: no action at all, so no game
     # for any adapter to play.
@@ -206,3 +147,101 @@ def test_a_variant_without_placements_is_refused() -> None:
     with pytest.raises(blokus.InvalidVariantError, match="pieces: no piece fits the board of 6 cells") as e:
         blokus.Variant(spec)
     assert e.value.field == "pieces"
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic", "classic_3", "trigon_3", "3d_pyramid_2x2"])
+def test_an_illegal_action_loses_its_game_as_in_pgx(variant: str) -> None:
+    # Random actions, a third of them illegal ids, against boards played by hand: an illegal
+    # one ends its game at once, -1 for its player and +(players - 1) for each other (pgx's
+    # rule), while the other games step as usual and finished games ignore their action.
+    n = 6
+    env = BatchEnv(variant, batch_size=n, threads=2, illegal_action="lose")
+    boards = [blokus.Board(variant) for _ in range(n)]
+    lost: list[int | None] = [None] * n
+    players = boards[0].variant.num_players
+    rng = np.random.default_rng(7)
+    seen_loss = False
+    while not env.terminated.all():
+        actions = random_actions(env, rng)
+        illegal = rng.random(n) < 1 / 3
+        actions[illegal] = rng.integers(0, env.num_actions, int(illegal.sum()))
+        was_over = env.terminated.copy()
+        for g, b in enumerate(boards):
+            if was_over[g]:
+                continue
+            if b.is_legal(int(actions[g])):
+                b.push(int(actions[g]))
+            else:
+                lost[g] = b.player
+        env.step(actions)
+        for g, b in enumerate(boards):
+            if was_over[g]:
+                assert env.terminated[g] and not env.rewards[g].any()
+            elif (loser := lost[g]) is not None:
+                seen_loss = True
+                expected = [float(players - 1)] * players
+                expected[loser] = -1.0
+                assert env.rewards[g].tolist() == expected
+                assert env.terminated[g] and env.current_player[g] == -1 and env.current_color[g] == -1
+                assert not env.legal_action_mask[g].any()
+            else:
+                assert env.terminated[g] == b.is_game_over()
+                assert env.current_player[g] == (-1 if b.player is None else b.player)
+                assert set(np.flatnonzero(env.legal_action_mask[g]).tolist()) == set(b.legal_moves.ids().tolist())
+                assert (env.rewards[g] != 0).any() == b.is_game_over()
+            # A lost game keeps its board.
+            assert (env.observation[g] == observation(b, 0 if env.terminated[g] else None)).all()
+    assert seen_loss
+    env.reset(np.array([g % 2 == 0 for g in range(n)]))
+    assert env.terminated.tolist() == [g % 2 == 1 for g in range(n)]
+
+
+def test_the_illegal_action_option_is_checked() -> None:
+    with pytest.raises(InvalidArgumentError, match="illegal_action must be 'raise' or 'lose', not 'pass'"):
+        BatchEnv("duo", 2, threads=1, illegal_action="pass")
+    env = BatchEnv("duo", 2, threads=1, illegal_action="lose")
+    # An id outside the action space is no illegal move but a wrong argument: refused either way.
+    with pytest.raises(IllegalMoveError, match="game 1: action 13729 is not a legal placement: no placement"):
+        env.step([130, env.num_actions])
+    assert env.current_player.tolist() == [0, 0]
+
+
+@pytest.mark.parametrize("variant", blokus.variants())
+def test_no_game_asks_for_a_pass(variant: str) -> None:
+    # The rules skip a colour that cannot move: an unfinished game always has a legal action.
+    env = BatchEnv(variant, batch_size=2, threads=1)
+    rng = np.random.default_rng(3)
+    while not env.terminated.all():
+        assert env.legal_action_mask[~env.terminated].any(axis=1).all()
+        env.step(random_actions(env, rng))
+
+
+def observations_table() -> list[list[str]]:
+    """The rows of the observations page's table, computed from the library."""
+    rows = []
+    for vid in blokus.variants():
+        v = blokus.Variant(vid)
+        shape = BatchEnv(vid, 1, threads=1).observation.shape[1:]
+        grid = int(np.prod(shape[1:]))
+        rows.append(
+            [
+                f"`{vid}`",
+                v.geometry,
+                str(v.num_colors),
+                str(v.num_players),
+                f"`{shape}`",
+                f"{v.num_cells} / {grid}",
+                str(v.num_placements),
+            ]
+        )
+    return rows
+
+
+def test_the_observations_page_matches_the_library() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "guide" / "observations.md").read_text()
+    table = [
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in page.splitlines()
+        if re.match(r"\| `[a-z0-9_]+` \|", line)
+    ]
+    assert table == observations_table()

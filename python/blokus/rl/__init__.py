@@ -3,7 +3,9 @@ adapters for PettingZoo (:mod:`blokus.rl.pettingzoo`) and Gymnasium (:mod:`bloku
 
 Actions are placement ids (``Variant.num_placements`` of them). Observations are drawn from the
 point of view of the colour to move: plane ``k`` holds the cells of colour ``(mover + k) mod
-colours``, on the board's grid (top row first; off-board points are 0).
+colours``, on the board's grid (top row first; off-board points are 0). A colour with no legal
+placement is skipped by the rules, so there is no pass action: an unfinished game always has a
+legal one. The guide's page "Observations, rewards and actions" has the shapes of every variant.
 
 >>> import numpy as np
 >>> env = BatchEnv("duo", batch_size=8, threads=1)
@@ -31,7 +33,10 @@ if TYPE_CHECKING:
 
 _A = TypeVar("_A", bound=np.generic)
 
-__all__ = ["BatchEnv", "observation"]
+__all__ = ["ILLEGAL_ACTIONS", "BatchEnv", "observation"]
+
+#: What :class:`BatchEnv` can do with an illegal action: raise, or lose the game (pgx's rule).
+ILLEGAL_ACTIONS = ("raise", "lose")
 
 
 class BatchEnv:
@@ -45,6 +50,14 @@ class BatchEnv:
       winner, 0 for tied winners, -1 for the others; 0 otherwise
     - ``current_player``, ``current_color``: int32 ``(batch,)``, -1 once a game is over
     - ``terminated``: bool ``(batch,)``; ``truncated``: always False (games end by themselves)
+
+    ``illegal_action`` says what an illegal placement does in an unfinished game: ``"raise"``
+    (the default) raises :class:`~blokus.errors.IllegalMoveError` and no game changes;
+    ``"lose"`` follows pgx: that game ends at once as a loss for the player who chose the
+    action (-1 for it, +(players - 1) for each other player: +1 in a two-player game, pgx's
+    formula) while the other games step normally. A game lost so keeps its board, and reads
+    as finished (``terminated``, no legal action, ``current_player`` -1). An action that is no
+    placement id at all (negative, or ``num_actions`` or more) raises either way.
 
     A finished game ignores its action until it is reset (``reset(mask)`` resets some games).
     The arrays are read-only views (the environment updates a mask row by unsetting the ids it
@@ -65,11 +78,21 @@ class BatchEnv:
     False
     """
 
-    def __init__(self, variant_: VariantLike = "duo", batch_size: int = 1024, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        variant_: VariantLike = "duo",
+        batch_size: int = 1024,
+        threads: int | None = None,
+        illegal_action: str = "raise",
+    ) -> None:
         self.variant: Variant = variant(variant_)
         batch_size = _arguments.in_range(batch_size, "batch_size", 1, 2**63 - 1)
         n_threads = _arguments.threads(threads)
-        self._core = _blokus.BatchCore(self.variant._tables, batch_size, min(n_threads, batch_size))
+        #: What an illegal action does: ``"raise"`` or ``"lose"``.
+        self.illegal_action: str = _arguments.choice(illegal_action, "illegal_action", ILLEGAL_ACTIONS)
+        self._core = _blokus.BatchCore(
+            self.variant._tables, batch_size, min(n_threads, batch_size), self.illegal_action
+        )
         core = self._core
         self.observation: npt.NDArray[np.uint8] = _read_only(core.observation)
         self.legal_action_mask: npt.NDArray[np.bool_] = _read_only(core.legal_action_mask)
@@ -105,7 +128,7 @@ class BatchEnv:
     def step(self, actions: npt.ArrayLike) -> None:
         """Plays one placement id per game. An illegal action in an unfinished game raises
         :class:`~blokus.errors.IllegalMoveError` (its ``game``, ``move``, ``reason``) and no
-        game changes.
+        game changes, or with ``illegal_action="lose"`` loses that game (see the class).
 
         >>> from blokus import Board
         >>> env = BatchEnv("duo", batch_size=2, threads=1)
@@ -117,6 +140,14 @@ class BatchEnv:
         Traceback (most recent call last):
         ...
         blokus.errors.IllegalMoveError: game 0: action 130 (e10) is not a legal placement: overlap: e10 is already covered
+
+        With ``illegal_action="lose"``, game 0's repeated e10 loses it for Orange (player 1):
+
+        >>> env = BatchEnv("duo", batch_size=2, threads=1, illegal_action="lose")
+        >>> env.step([e10, e10])
+        >>> env.step([e10, int(np.flatnonzero(env.legal_action_mask[1])[0])])
+        >>> env.terminated.tolist(), env.rewards.tolist(), env.current_player.tolist()
+        ([True, False], [[1.0, -1.0], [0.0, 0.0]], [-1, 0])
         """
         self._core.step(_arguments.ids(actions, "actions", self.batch_size))
 

@@ -3,8 +3,16 @@
 Agents are ``player_0`` .. ``player_{n-1}``. Observations are dicts with ``observation`` (int8
 planes from the point of view of the colour the agent moves or, when it is not to move, of its
 first colour; see :func:`blokus.rl.observation`) and ``action_mask`` (int8, 1 for the legal
-placement ids of the agent to move). At the end every agent is rewarded +1 as the sole winner,
-0 as a tied winner, -1 otherwise.
+placement ids of the agent to move), PettingZoo's classic format. In Blokus 3D the planes are
+``(colours * levels, rows, cols)``, as PettingZoo wants at most three dimensions: plane ``k *
+levels + z`` is level ``z + 1`` of the ``k``-th colour from the mover. At the end every agent is
+rewarded +1 as the sole winner, 0 as a tied winner, -1 otherwise.
+
+There is no pass: the rules skip a colour that cannot move, so the agent selected is always one
+with a legal placement (in ``classic_2`` an agent may be selected twice running). An illegal
+action raises :class:`~blokus.errors.IllegalMoveError` and changes nothing. ``pettingzoo.test``'s
+``api_test`` and ``seed_test`` pass; ``api_test`` (PettingZoo 1.27) still warns of any Dict
+observation (removed since, Farama-Foundation/PettingZoo#1391) and of the empty board's zeros.
 
 >>> import numpy as np
 >>> rng = np.random.default_rng(3)
@@ -57,11 +65,13 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
         self.possible_agents = [f"player_{p}" for p in range(self.variant.num_players)]
         self.board = Board(self.variant)
         shape = self.board._core.observation(0).shape
+        # Blokus 3D's levels folded into the planes: at most three dimensions.
+        self._shape: tuple[int, ...] = (shape[0] * shape[1], *shape[2:]) if len(shape) == 4 else shape
         n = self.variant.num_placements
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(0, 1, shape, dtype=np.int8),
+                    "observation": spaces.Box(0, 1, self._shape, dtype=np.int8),
                     "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
                 }
             )
@@ -76,6 +86,8 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
 
         >>> env("duo").observation_space("player_0")["observation"].shape
         (2, 14, 14)
+        >>> env("3d_pyramid_2").observation_space("player_0")["observation"].shape  # 2 colours x 2 levels
+        (4, 8, 8)
         """
         return self.observation_spaces[agent]
 
@@ -120,9 +132,9 @@ class BlokusEnv(AECEnv[str, dict[str, Any], int]):
         core = self.board._core
         turn = core.turn
         if turn is not None and core.player == p:
-            return {"observation": core.observation(turn), "action_mask": core.legal_mask()}
+            return {"observation": core.observation(turn).reshape(self._shape), "action_mask": core.legal_mask()}
         mask = np.zeros(self.variant.num_placements, dtype=np.int8)
-        return {"observation": core.observation(self._first_color[p]), "action_mask": mask}
+        return {"observation": core.observation(self._first_color[p]).reshape(self._shape), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Plays the agent's action, a placement id (``None`` once the agent is done).

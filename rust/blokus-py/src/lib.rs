@@ -1051,6 +1051,8 @@ struct BatchCore {
     batch: Mutex<Batch>,
     games: usize,
     threads: usize,
+    /// Whether an illegal action loses its game (`illegal_action="lose"`) instead of raising.
+    lose: bool,
     #[pyo3(get)]
     observation: Py<PyArrayDyn<u8>>,
     #[pyo3(get)]
@@ -1093,19 +1095,32 @@ struct Written<'py> {
 #[pymethods]
 impl BatchCore {
     /// `games` games at the start. The sizes are checked before anything is allocated, and an
-    /// allocation that fails is a `MemoryError`.
+    /// allocation that fails is a `MemoryError`. `illegal_action` is `"raise"` or `"lose"`
+    /// (`Batch::step` or `Batch::step_or_lose`).
     #[new]
+    #[pyo3(signature = (tables, games, threads, illegal_action="raise"))]
     fn new(
         py: Python<'_>,
         tables: &TablesCore,
         games: usize,
         threads: usize,
+        illegal_action: &str,
     ) -> PyResult<BatchCore> {
         let t = &tables.t;
         let v = t.variant();
         if games == 0 {
             return Err(Class::InvalidArgument.err(py, "a batch needs at least one game"));
         }
+        let lose = match illegal_action {
+            "raise" => false,
+            "lose" => true,
+            other => {
+                return Err(Class::InvalidArgument.err(
+                    py,
+                    format!("illegal_action must be 'raise' or 'lose', not {other:?}"),
+                ))
+            }
+        };
         let grid = Grid::new(v);
         let nc = v.num_colors();
         // Bytes per game: the arrays, the position and what the batch keeps beside it.
@@ -1116,7 +1131,7 @@ impl BatchCore {
             + 4
             + 1
             + std::mem::size_of::<blokus_core::Position>()
-            + 32;
+            + 48;
         let fits = matches!(games.checked_mul(per_game), Some(n) if n <= isize::MAX as usize);
         if !fits {
             return Err(Class::InvalidArgument.err(
@@ -1150,6 +1165,7 @@ impl BatchCore {
             batch: Mutex::new(batch),
             games,
             threads: threads.clamp(1, games),
+            lose,
             observation,
             legal_action_mask,
             rewards,
@@ -1197,7 +1213,8 @@ impl BatchCore {
     }
 
     /// Plays one action per game (ignored for finished games); an illegal action raises and
-    /// changes nothing.
+    /// changes nothing, or with `illegal_action="lose"` loses its game. An action that is no
+    /// placement id raises either way.
     fn step(&self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
         let mut batch = self.lock(py)?;
         let actions_array = actions;
@@ -1213,8 +1230,14 @@ impl BatchCore {
         let actions = actions.to_vec();
         drop(actions_array);
         let written = self.written(py)?;
-        let (t, games) = (&self.t, &mut *batch);
-        let stepped = py.detach(|| games.step(t, &actions));
+        let (t, games, lose) = (&self.t, &mut *batch, self.lose);
+        let stepped = py.detach(|| {
+            if lose {
+                games.step_or_lose(t, &actions)
+            } else {
+                games.step(t, &actions)
+            }
+        });
         stepped.map_err(|e| step_error(py, t, e))?;
         self.write(py, &mut batch, written)
     }

@@ -3,6 +3,10 @@
 //! Each game is a [`Position`]. The caller owns the output buffers (numpy arrays on the Python
 //! side); [`Batch::write`] fills them, splitting the games over threads. A mask row is not
 //! cleared whole (30,433 entries in classic): the ids the last write set are unset.
+//!
+//! An illegal action is refused ([`Batch::step`]: nothing changes) or, as pgx does, loses its
+//! game ([`Batch::step_or_lose`]): the game ends at once, -1 for the player who chose the
+//! action and +(players - 1) for each of the others.
 
 use std::collections::TryReserveError;
 
@@ -67,7 +71,8 @@ pub struct Outputs<'a> {
     /// `(games, placements)`.
     pub legal_action_mask: &'a mut [bool],
     /// `(games, players)`: +1 for a sole winner, 0 for tied winners, -1 for the others, written
-    /// on the step that ends a game; 0 otherwise.
+    /// on the step that ends a game (for a game lost by an illegal action: -1 for its player,
+    /// +(players - 1) for the others); 0 otherwise.
     pub rewards: &'a mut [f32],
     /// `(games,)`: the player to move (-1 once the game is over).
     pub current_player: &'a mut [i32],
@@ -149,6 +154,9 @@ pub struct Batch {
     games: Vec<Position>,
     /// Which games ended in the last step (their rewards are due).
     ended: Vec<bool>,
+    /// Per game, the player who lost it by an illegal action ([`Batch::step_or_lose`]); such
+    /// a game is over though its position is not.
+    lost: Vec<Option<usize>>,
     /// Per game, the ids set in its row of the legal action mask by the last write, so the
     /// next write clears just those instead of the whole row.
     listed: Vec<Vec<u32>>,
@@ -162,6 +170,7 @@ impl Batch {
         Batch {
             games: vec![Position::start(t); n],
             ended: vec![false; n],
+            lost: vec![None; n],
             listed: vec![Vec::new(); n],
             grid: Grid::new(&t.variant),
         }
@@ -176,12 +185,16 @@ impl Batch {
         let mut ended = Vec::new();
         ended.try_reserve_exact(n)?;
         ended.resize(n, false);
+        let mut lost = Vec::new();
+        lost.try_reserve_exact(n)?;
+        lost.resize(n, None);
         let mut listed = Vec::new();
         listed.try_reserve_exact(n)?;
         listed.resize_with(n, Vec::new);
         Ok(Batch {
             games,
             ended,
+            lost,
             listed,
             grid: Grid::new(&t.variant),
         })
@@ -192,9 +205,19 @@ impl Batch {
         &self.grid
     }
 
-    /// The games' positions.
+    /// The games' positions (a game lost by an illegal action keeps the position it had).
     pub fn positions(&self) -> &[Position] {
         &self.games
+    }
+
+    /// Per game, the player who lost it by an illegal action, if one did.
+    pub fn losers(&self) -> &[Option<usize>] {
+        &self.lost
+    }
+
+    /// Whether game `g` is over: nobody can move, or an illegal action lost it.
+    pub fn is_over(&self, g: usize) -> bool {
+        self.games[g].is_game_over() || self.lost[g].is_some()
     }
 
     /// Number of games.
@@ -211,10 +234,16 @@ impl Batch {
     /// per game.
     pub fn reset(&mut self, t: &Tables, which: Option<&[bool]>) {
         let start = Position::start(t);
-        for (g, (pos, ended)) in self.games.iter_mut().zip(&mut self.ended).enumerate() {
+        let games = self
+            .games
+            .iter_mut()
+            .zip(&mut self.ended)
+            .zip(&mut self.lost);
+        for (g, ((pos, ended), lost)) in games.enumerate() {
             if which.is_none_or(|w| w[g]) {
                 *pos = start;
                 *ended = false;
+                *lost = None;
             }
         }
     }
@@ -222,13 +251,22 @@ impl Batch {
     /// Checks every action first (so a bad one changes nothing), then plays them; finished games
     /// ignore their action. Marks which games ended in this step.
     pub fn step(&mut self, t: &Tables, actions: &[i64]) -> Result<(), StepError> {
-        step(self, t, actions)
+        step(self, t, actions, false)
+    }
+
+    /// Plays every action as [`Batch::step`] does, except that an illegal placement in an
+    /// unfinished game ends that game at once as a loss for the player who chose it (pgx's
+    /// rule); the other games step normally. An action that is no placement id at all is still
+    /// an error, and changes nothing.
+    pub fn step_or_lose(&mut self, t: &Tables, actions: &[i64]) -> Result<(), StepError> {
+        step(self, t, actions, true)
     }
 
     #[inline(always)]
-    fn step_here(&mut self, t: &Tables, actions: &[i64]) -> Result<(), StepError> {
-        for (g, (pos, &a)) in self.games.iter().zip(actions).enumerate() {
-            if pos.is_game_over() {
+    fn step_here(&mut self, t: &Tables, actions: &[i64], lose: bool) -> Result<(), StepError> {
+        let n = self.games.len();
+        for (g, &a) in actions.iter().take(n).enumerate() {
+            if self.is_over(g) {
                 continue;
             }
             let id = u32::try_from(a)
@@ -236,7 +274,9 @@ impl Batch {
                 .filter(|&id| (id as usize) < t.num_placements());
             let reason = match id {
                 None => Some(None),
-                Some(id) => pos.why_illegal(t, id).map(Some),
+                // Checked once, in the second pass, when it does not make the step fail.
+                Some(_) if lose => None,
+                Some(id) => self.games[g].why_illegal(t, id).map(Some),
             };
             if let Some(reason) = reason {
                 return Err(StepError::Illegal {
@@ -246,12 +286,19 @@ impl Batch {
                 });
             }
         }
-        for ((pos, &a), e) in self.games.iter_mut().zip(actions).zip(&mut self.ended) {
-            *e = false;
-            if !pos.is_game_over() {
-                pos.play_unchecked(t, a as u32);
-                *e = pos.is_game_over();
+        for (g, &a) in actions.iter().take(n).enumerate() {
+            self.ended[g] = false;
+            if self.is_over(g) {
+                continue;
             }
+            let pos = &mut self.games[g];
+            if lose && pos.why_illegal(t, a as u32).is_some() {
+                let c = pos.turn().unwrap_or(0);
+                self.lost[g] = Some(t.variant.player_of(c, pos.placed(c)));
+            } else {
+                pos.play_unchecked(t, a as u32);
+            }
+            self.ended[g] = self.is_over(g);
         }
         Ok(())
     }
@@ -261,9 +308,10 @@ impl Batch {
     /// only the ids set then are cleared.
     pub fn write(&mut self, t: &Tables, out: Outputs<'_>, threads: usize) {
         let chunk = self.games.len().div_ceil(threads.max(1)).max(1);
-        let (games, ended, grid) = (&self.games, &self.ended, &self.grid);
+        let (games, grid) = (&self.games, &self.grid);
+        let (ended, lost) = (&self.ended, &self.lost);
         if chunk >= games.len() {
-            write_rows(t, grid, games, ended, &mut self.listed, out);
+            write_rows(t, grid, games, ended, lost, &mut self.listed, out);
             return;
         }
         let mut rest = out;
@@ -271,15 +319,16 @@ impl Batch {
         let runs = games
             .chunks(chunk)
             .zip(ended.chunks(chunk))
+            .zip(lost.chunks(chunk))
             .zip(self.listed.chunks_mut(chunk));
-        for ((games, ended), listed) in runs {
+        for (((games, ended), lost), listed) in runs {
             let (part, others) = rest.split_first(games.len(), t, grid);
             rest = others;
-            parts.push((games, ended, listed, part));
+            parts.push((games, ended, lost, listed, part));
         }
         share(parts, threads, |parts| {
-            for (games, ended, listed, part) in parts {
-                write_rows(t, grid, games, ended, listed, part);
+            for (games, ended, lost, listed, part) in parts {
+                write_rows(t, grid, games, ended, lost, listed, part);
             }
         });
     }
@@ -287,16 +336,26 @@ impl Batch {
 
 multiversion! {
     /// Writes the outputs of `games` (the slices are those games' rows). `ended[g]` says the game
-    /// ended in the step just taken, so its rewards are due; `listed[g]` holds the ids set in its
-    /// mask row, and is replaced by the ones set now.
+    /// ended in the step just taken, so its rewards are due; `lost[g]` names the player who lost
+    /// it by an illegal action; `listed[g]` holds the ids set in its mask row, and is replaced by
+    /// the ones set now. A game lost by an illegal action is drawn as a finished one.
     /// Compiled per CPU level.
-    fn write_rows(t: &Tables, grid: &Grid, games: &[Position], ended: &[bool], listed: &mut [Vec<u32>], out: Outputs<'_>) {
+    fn write_rows(
+        t: &Tables,
+        grid: &Grid,
+        games: &[Position],
+        ended: &[bool],
+        lost: &[Option<usize>],
+        listed: &mut [Vec<u32>],
+        out: Outputs<'_>,
+    ) {
         let nc = t.variant.num_colors();
         let np = t.variant.num_players();
         let na = t.num_placements();
         let gs = grid.size();
         for (g, pos) in games.iter().enumerate() {
-            let mover = pos.turn().unwrap_or(0);
+            let turn = if lost[g].is_some() { None } else { pos.turn() };
+            let mover = turn.unwrap_or(0);
             grid.observe(
                 pos,
                 nc,
@@ -309,17 +368,28 @@ multiversion! {
                 mask[id as usize] = false;
             }
             ids.clear();
-            pos.legal_moves_into(t, ids);
+            if turn.is_some() {
+                pos.legal_moves_into(t, ids);
+            }
             for &id in ids.iter() {
                 mask[id as usize] = true;
             }
             let rewards = &mut out.rewards[g * np..(g + 1) * np];
             rewards.fill(0.0);
-            if ended[g] {
-                let points = t.rules.points(&t.variant, pos, t.variant.scoring);
-                rewards.copy_from_slice(&score::rewards(&t.variant, &points));
+            match (ended[g], lost[g]) {
+                (false, _) => {}
+                (true, Some(loser)) => {
+                    // pgx's formula: +1 for the other player of a two-player game, and
+                    // +(players - 1) for each of the others in general.
+                    rewards.fill((np - 1) as f32);
+                    rewards[loser] = -1.0;
+                }
+                (true, None) => {
+                    let points = t.rules.points(&t.variant, pos, t.variant.scoring);
+                    rewards.copy_from_slice(&score::rewards(&t.variant, &points));
+                }
             }
-            match pos.turn() {
+            match turn {
                 None => {
                     out.current_player[g] = -1;
                     out.current_color[g] = -1;
@@ -329,15 +399,15 @@ multiversion! {
                     out.current_player[g] = t.variant.player_of(c, pos.placed(c)) as i32;
                 }
             }
-            out.terminated[g] = pos.is_game_over();
+            out.terminated[g] = turn.is_none();
         }
     }
 }
 
 multiversion! {
-    /// [`Batch::step`], compiled per CPU level.
-    fn step(batch: &mut Batch, t: &Tables, actions: &[i64]) -> Result<(), StepError> {
-        batch.step_here(t, actions)
+    /// [`Batch::step`] (`lose` false) and [`Batch::step_or_lose`], compiled per CPU level.
+    fn step(batch: &mut Batch, t: &Tables, actions: &[i64], lose: bool) -> Result<(), StepError> {
+        batch.step_here(t, actions, lose)
     }
 }
 
@@ -398,4 +468,109 @@ pub fn time_replay(
         batch.write(t, buffers.outputs(), threads);
     }
     Ok(start.elapsed().as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::tables;
+
+    /// Placement `text` of `t`'s variant.
+    fn id(t: &Tables, text: &str) -> i64 {
+        i64::from(t.parse_move(text).unwrap())
+    }
+
+    /// Steps `batch` and writes its outputs, losing illegal actions.
+    fn step_or_lose(batch: &mut Batch, t: &Tables, b: &mut Buffers, actions: &[i64]) {
+        batch.step_or_lose(t, actions).unwrap();
+        batch.write(t, b.outputs(), 2);
+    }
+
+    #[test]
+    fn an_illegal_action_loses_its_game_and_the_others_step() {
+        let t = tables("duo").unwrap();
+        let mut b = Buffers::new(&t, 4);
+        let mut batch = Batch::new(&t, 4);
+        batch.write(&t, b.outputs(), 2);
+        let (e10, j5, a1) = (id(&t, "e10"), id(&t, "j5"), id(&t, "a1"));
+        step_or_lose(&mut batch, &t, &mut b, &[e10, e10, e10, e10]);
+        // Orange to move: e10 overlaps, a1 touches nothing of Orange's, j5 is its start point.
+        step_or_lose(&mut batch, &t, &mut b, &[j5, e10, a1, j5]);
+        assert_eq!(b.terminated, [false, true, true, false]);
+        assert_eq!(batch.losers(), [None, Some(1), Some(1), None]);
+        assert_eq!(b.rewards, [0.0, 0.0, 1.0, -1.0, 1.0, -1.0, 0.0, 0.0]);
+        assert_eq!(b.current_player, [0, -1, -1, 0]);
+        assert_eq!(b.current_color, [0, -1, -1, 0]);
+        let na = t.num_placements();
+        let legal = |b: &Buffers, g: usize| {
+            b.legal_action_mask[g * na..(g + 1) * na]
+                .iter()
+                .filter(|&&x| x)
+                .count()
+        };
+        assert_eq!((legal(&b, 1), legal(&b, 2)), (0, 0));
+        assert!(legal(&b, 0) > 0 && legal(&b, 3) > 0);
+        // The lost games keep their position (Purple's e10 only) and ignore what follows,
+        // legal or not; their rewards were due once. a1 loses the other two for Purple.
+        let lost = batch.positions()[1];
+        assert_eq!((lost.plies(), lost.turn()), (1, Some(1)));
+        step_or_lose(&mut batch, &t, &mut b, &[a1, j5, a1, a1]);
+        assert_eq!(b.terminated, [true, true, true, true]);
+        assert_eq!(b.rewards, [-1.0, 1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 1.0]);
+        assert_eq!(batch.positions()[1], lost);
+        batch.reset(&t, Some(&[false, true, false, false]));
+        batch.write(&t, b.outputs(), 2);
+        assert_eq!(batch.losers(), [Some(0), None, Some(1), Some(0)]);
+        assert_eq!(
+            (b.terminated[1], b.current_player[1], legal(&b, 1)),
+            (false, 0, 414)
+        );
+    }
+
+    #[test]
+    fn pgx_rewards_the_others_by_their_number() {
+        // Four players: the offender -1, each other player +3. Classic_3's shared colour: the
+        // player whose turn it is with it loses.
+        for (variant, moves, expected) in [
+            ("classic", vec!["a20"], vec![3.0, -1.0, 3.0, 3.0]),
+            ("classic_3", vec!["a20", "t20", "t1"], vec![-1.0, 2.0, 2.0]),
+        ] {
+            let t = tables(variant).unwrap();
+            let mut b = Buffers::new(&t, 1);
+            let mut batch = Batch::new(&t, 1);
+            for m in moves {
+                step_or_lose(&mut batch, &t, &mut b, &[id(&t, m)]);
+            }
+            let mover = b.current_player[0];
+            // a20 again: covered.
+            step_or_lose(&mut batch, &t, &mut b, &[id(&t, "a20")]);
+            assert!(b.terminated[0], "{variant}");
+            assert_eq!(batch.losers()[0], Some(mover as usize), "{variant}");
+            assert_eq!(b.rewards, expected, "{variant}");
+        }
+    }
+
+    #[test]
+    fn no_placement_id_is_an_error_either_way_and_changes_nothing() {
+        let t = tables("duo").unwrap();
+        let mut batch = Batch::new(&t, 2);
+        let e10 = id(&t, "e10");
+        for bad in [-1, t.num_placements() as i64] {
+            let err = batch.step_or_lose(&t, &[e10, bad]).unwrap_err();
+            assert_eq!(
+                err,
+                StepError::Illegal {
+                    game: 1,
+                    action: bad,
+                    reason: None
+                }
+            );
+            assert!(batch.step(&t, &[e10, bad]).is_err());
+        }
+        // The default refuses an illegal placement, and nothing changes.
+        batch.step(&t, &[e10, e10]).unwrap();
+        assert!(batch.step(&t, &[id(&t, "j5"), e10]).is_err());
+        assert!(batch.positions().iter().all(|p| p.plies() == 1));
+        assert_eq!(batch.losers(), [None, None]);
+    }
 }
