@@ -22,7 +22,7 @@ from blokus.rl import observation
 from blokus.rl.alphazero import AzBot
 from blokus.rl.alphazero.network import Encoding, Model, NetConfig, init, save
 from blokus.rl.alphazero.selfplay import Batcher, GuidedSearch, run_threads, self_play_game
-from blokus.rl.alphazero.trainer import TrainConfig, Trainer
+from blokus.rl.alphazero.trainer import ReplayBuffer, TrainConfig, Trainer
 from blokus.variant import variant
 
 
@@ -152,6 +152,28 @@ def test_training_lowers_the_loss_and_the_checkpoint_plays_and_resumes(tmp_path:
     for key in ("positions", "seconds", "loss", "loss_policy", "loss_value", "score_vs_greedy"):
         assert all(key in x for x in lines)
     assert 0 <= lines[1]["score_vs_greedy"] <= 1 and lines[1]["positions"] > lines[0]["positions"]
+
+
+def test_augmented_samples_keep_the_visits_on_the_transformed_legal_moves(tmp_path: Path) -> None:
+    trainer = Trainer("duo", tmp_path, TINY, seed=2, quiet=True)
+    trainer.iteration()
+    buffer = trainer.buffer
+    assert len(buffer.symmetries) == 4
+    plain = ReplayBuffer(trainer.encoding, buffer.capacity, buffer.moves, augment=False)
+    plain.arrays, plain.total = buffer.arrays, buffer.total
+    a = buffer.sample(np.random.default_rng(5), 200)
+    b = plain.sample(np.random.default_rng(5), 200)
+    assert ((a["policy"] > 0) <= a["mask"]).all() and np.allclose(a["policy"].sum(axis=1), 1)
+    assert (a["value"] == b["value"]).all() and (a["points"] == b["points"]).all()
+    moved = (a["mask"] != b["mask"]).any(axis=1)
+    assert 0.5 < moved.mean() < 1  # about three in four under a symmetry other than the identity
+    # Each sample is the plain one under one of the board's symmetries.
+    for k in np.flatnonzero(moved)[:20]:
+        assert any(
+            (s.apply_to_actions(b["mask"][k]) == a["mask"][k]).all()
+            and np.allclose(s.apply_to_actions(b["policy"][k]), a["policy"][k])
+            for s in buffer.symmetries
+        )
 
 
 @pytest.mark.parametrize("vid", ["classic_3", "trigon_2", "3d_tower_2"])

@@ -596,7 +596,9 @@ def _seconds(seconds: object) -> float:
     return _arguments.number(seconds, "seconds", 0, MAX_SECONDS)
 
 
-def az(checkpoint: str, simulations: int = 64, seconds: float | None = None, seed: int | None = 0, leaves: int = 8) -> Bot:
+def az(
+    checkpoint: str, simulations: int = 64, seconds: float | None = None, seed: int | None = 0, leaves: int = 8
+) -> Bot:
     """The search guided by a network trained by :mod:`blokus.rl.alphazero`
     (:class:`blokus.rl.alphazero.AzBot`; the bot spec ``az:checkpoint=DIR,simulations=64``).
     Needs JAX (``pip install 'blokus[learn]'``).

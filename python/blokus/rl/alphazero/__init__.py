@@ -65,7 +65,8 @@ class AzBot:
         self.seed = 0 if seed is None else _arguments.in_range(seed, "seed", 0, _arguments.MAX_U64)
         self.checkpoint = Path(str(checkpoint))
         try:
-            v, config, params, _ = network.load(self.checkpoint)
+            v, config, params, extra = network.load(self.checkpoint)
+            self.max_children = int(extra.get("train", {}).get("max_children", 32))
         except (FileNotFoundError, ValueError, KeyError, TypeError) as e:
             raise InvalidArgumentError(f"az: {e}") from None
         self.variant = v
@@ -90,6 +91,7 @@ class AzBot:
                 self.seed,
                 leaves=self.leaves,
                 seconds=budget,
+                max_children=self.max_children,
             )
         return self._search
 

@@ -12,11 +12,12 @@ The policy head is convolutional too: a placement is a piece in one orientation 
 anchor (its first cell in grid order), so each distinct shape (the piece's cells relative to
 the anchor; in Trigon also whether the anchor triangle points up, in 3D the anchor's level)
 has a channel of a 1x1 convolution, and a placement's logit is that channel at its anchor.
-The value head pools the trunk, adds which of the mover's pieces still have a legal move, and
+The value head sums the trunk over the board, adds the planes' counts and which of the mover's
+pieces still have a legal move, and
 gives each colour's win probability, relative to the mover like the planes (and, learnt
 beside it, each colour's final points).
 
->>> from blokus import variant
+>>> from blokus.variant import variant
 >>> e = Encoding(variant("duo"))
 >>> e.planes, e.grid, e.shapes, len(e.policy_index) == variant("duo").num_placements
 (4, (14, 14), 91, True)
@@ -47,7 +48,8 @@ _savez: Any = np.savez
 @dataclass(frozen=True)
 class NetConfig:
     """The network's size: ``filters`` channels in ``blocks`` residual blocks of two 3x3
-    convolutions, a value head of ``value_hidden`` units.
+    convolutions, a value head of ``value_hidden`` units; ``size_prior``, how much its
+    untrained policy prefers large pieces.
 
     >>> NetConfig(filters=16, blocks=1).filters
     16
@@ -56,13 +58,16 @@ class NetConfig:
     filters: int = 32
     blocks: int = 3
     value_hidden: int = 64
+    #: The policy head's bias starts at this many logits per cell of a shape's piece: an
+    #: untrained network prefers large pieces, as every Blokus player does (0: alike).
+    size_prior: float = 1.0
 
 
 class Encoding:
     """How one variant's positions and placements map onto the network's arrays (see the
     module's docstring).
 
-    >>> from blokus import variant
+    >>> from blokus.variant import variant
     >>> e = Encoding(variant("trigon_2"))
     >>> e.grid, e.planes
     ((18, 35), 6)
@@ -111,6 +116,10 @@ class Encoding:
             pieces[id] = t.placement_piece(id)
             cover[id, : len(cells)] = self.cell_point[cells]
         self.shapes = len(shapes)
+        #: The size of each shape's piece.
+        self.shape_size = np.zeros(self.shapes, np.float32)
+        for key, shape in shapes.items():
+            self.shape_size[shape] = v.pieces[key[0]].size
         #: Each placement's logit in the policy head's flattened ``(shapes, rows, cols)`` output.
         self.policy_index = index
         #: Each placement's piece.
@@ -135,7 +144,8 @@ class Encoding:
         moves alone, in numpy). ``legal`` is ``np.nonzero(mask)`` when the caller has it.
 
         >>> import numpy as np
-        >>> from blokus import Board, variant
+        >>> from blokus import Board
+        >>> from blokus.variant import variant
         >>> from blokus.rl import observation
         >>> e = Encoding(variant("duo"))
         >>> b = Board("duo")
@@ -163,7 +173,7 @@ def init(encoding: Encoding, config: NetConfig, seed: int) -> Params:
     """Fresh parameters (He-initialised convolutions, the residual branches' last layers at
     zero so that every block starts as the identity).
 
-    >>> from blokus import variant
+    >>> from blokus.variant import variant
     >>> p = init(Encoding(variant("duo")), NetConfig(filters=8, blocks=1), 0)
     >>> p["stem"].shape, p["policy"].shape
     ((3, 3, 4, 8), (1, 1, 8, 91))
@@ -182,10 +192,10 @@ def init(encoding: Encoding, config: NetConfig, seed: int) -> Params:
         p[f"block{b}_2"] = np.zeros((3, 3, f, f), np.float32)
         p[f"block{b}_2b"] = np.zeros(f, np.float32)
     p["policy"] = (he(1, 1, f, encoding.shapes) * 0.1).astype(np.float32)
-    p["policy_b"] = np.zeros(encoding.shapes, np.float32)
-    p["value1"] = he(f + encoding.pieces, config.value_hidden)
+    p["policy_b"] = (config.size_prior * encoding.shape_size).astype(np.float32)
+    p["value1"] = he(f + encoding.planes + encoding.pieces, config.value_hidden)
     p["value1_b"] = np.zeros(config.value_hidden, np.float32)
-    # Each colour's win logit, then each colour's final points (a share of its pieces' cells).
+    # Each colour's win logit, then each colour's final points (ten times their share of its cells).
     p["value2"] = (he(config.value_hidden, 2 * encoding.colors) * 0.1).astype(np.float32)
     p["value2_b"] = np.zeros(2 * encoding.colors, np.float32)
     return p
@@ -196,7 +206,8 @@ class Model:
     and values for the search), :meth:`loss` and :meth:`inputs`.
 
     >>> import numpy as np
-    >>> from blokus import Board, variant
+    >>> from blokus import Board
+    >>> from blokus.variant import variant
     >>> from blokus.rl import observation
     >>> e = Encoding(variant("duo"))
     >>> model = Model(e, NetConfig(filters=8, blocks=1))
@@ -222,13 +233,16 @@ class Model:
             return y + bias
 
         def forward(params: Params, x: Any, pieces: Any) -> tuple[Any, Any]:
+            # The planes' counts (a colour's cells, the mover's reach), in tens: what decides
+            # a game is a matter of a few cells, which averages over the board would hide.
+            counts = x.sum(axis=(1, 2)) / 10.0
             x = jax.nn.relu(conv(x, params["stem"], params["stem_b"]))
             for b in range(config.blocks):
                 y = jax.nn.relu(conv(x, params[f"block{b}_1"], params[f"block{b}_1b"]))
                 x = jax.nn.relu(x + conv(y, params[f"block{b}_2"], params[f"block{b}_2b"]))
             heads = conv(x, params["policy"], params["policy_b"])  # (n, h, w, shapes)
             logits = heads.transpose(0, 3, 1, 2).reshape(x.shape[0], -1)[:, policy_index]
-            pooled = jnp.concatenate([x.mean(axis=(1, 2)), pieces], axis=1)
+            pooled = jnp.concatenate([x.sum(axis=(1, 2)) / 50.0, counts, pieces], axis=1)
             hidden = jax.nn.relu(pooled @ params["value1"] + params["value1_b"])
             return logits, hidden @ params["value2"] + params["value2_b"]
 
@@ -255,7 +269,7 @@ class Model:
         #: ``loss(params, batch) -> (total, parts)`` over a batch of ``planes``, ``pieces``,
         #: ``mask``, ``policy`` (visit shares per placement), ``value``, ``value_weight`` and
         #: ``points`` (per colour, relative to the mover: the outcome, whether it is learnt,
-        #: the final points as a share of a colour's cells).
+        #: the final points, ten times their share of a colour's cells).
         self.loss = loss
 
     def predict(self, params: Params, obs: npt.NDArray[Any], mask: npt.NDArray[np.bool_]) -> tuple[Any, Any]:
@@ -265,7 +279,7 @@ class Model:
         of 32 so that few sizes are compiled.
 
         >>> import numpy as np
-        >>> from blokus import variant
+        >>> from blokus.variant import variant
         >>> e = Encoding(variant("duo"))
         >>> m = Model(e, NetConfig(filters=8, blocks=1))
         >>> mask = np.zeros((3, e.variant.num_placements), bool)
@@ -297,13 +311,13 @@ def save(path: Path, encoding: Encoding, config: NetConfig, params: Params, extr
     the variant's spec and the network's size, with ``extra``), each file replaced whole.
 
     >>> import tempfile
-    >>> from blokus import variant
+    >>> from blokus.variant import variant
     >>> e = Encoding(variant("duo"))
     >>> with tempfile.TemporaryDirectory() as d:
     ...     save(Path(d), e, NetConfig(8, 1), init(e, NetConfig(8, 1), 0), {"iteration": 3})
     ...     _, config, params, extra = load(Path(d))
     >>> config, extra["iteration"], params["stem"].shape
-    (NetConfig(filters=8, blocks=1, value_hidden=64), 3, (3, 3, 4, 8))
+    (NetConfig(filters=8, blocks=1, value_hidden=64, size_prior=1.0), 3, (3, 3, 4, 8))
     """
     path.mkdir(parents=True, exist_ok=True)
     temp = path / "params.tmp.npz"

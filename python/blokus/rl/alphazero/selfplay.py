@@ -6,6 +6,15 @@ Each game runs on a thread of its own with a :class:`~blokus.bots.MctsBot` searc
 handed in its leaves, so that one call serves ``games x leaves`` positions, and gives each game
 back its share. A game's moves depend only on the network and its seed, not on which games
 share its calls.
+
+>>> import numpy as np
+>>> from blokus.variant import variant
+>>> e = Encoding(variant("duo"))
+>>> alike = Batcher(lambda o, m: (m.astype(np.float32), np.full((len(o), 2), 0.5, np.float32)))
+>>> jobs = [lambda k=k: self_play_game(GuidedSearch(e, alike.ask, 4, k), 2, k)[1].ply for k in range(3)]
+>>> plies = run_threads(alike, jobs)
+>>> alike.positions > alike.calls  # the three games' leaves shared calls
+True
 """
 
 from __future__ import annotations
@@ -32,8 +41,8 @@ if TYPE_CHECKING:
 Network = Callable[[Any, Any], tuple[Any, Any]]
 
 #: The search's options when a network guides it: no RAVE (the values come from the network,
-#: not from playouts), and more of a node's moves kept than the playout search keeps.
-SEARCH_OPTIONS: dict[str, Any] = {"rave_equivalence": 0.0, "max_children": 48, "first_play_reduction": 0.1}
+#: not from playouts).
+SEARCH_OPTIONS: dict[str, Any] = {"rave_equivalence": 0.0, "first_play_reduction": 0.1}
 
 
 @dataclass
@@ -55,7 +64,8 @@ class Batcher:
     ...     calls.append(len(obs))
     ...     return np.ones(masks.shape, np.float32), np.full((len(obs), 2), 0.5, np.float32)
     >>> batcher = Batcher(network)
-    >>> results = run_threads(batcher, [lambda: batcher.ask(np.zeros((k, 1)), np.zeros((k, 3), bool)) for k in (1, 2)])
+    >>> jobs = [lambda k=k: batcher.ask(np.zeros((k, 1)), np.zeros((k, 3), bool)) for k in (1, 2)]
+    >>> results = run_threads(batcher, jobs)
     >>> calls, [r[0].shape for r in results]
     ([3], [(1, 3), (2, 3)])
     """
@@ -158,10 +168,12 @@ def run_threads(batcher: Batcher, jobs: Sequence[Callable[[], Any]]) -> list[Any
 class GuidedSearch:
     """A :class:`~blokus.bots.MctsBot` whose priors and values come from a network through a
     batcher (``ask(observations, masks)``), with Dirichlet noise on the root's priors when
-    ``noise`` is set (self-play explores).
+    ``noise`` is set (self-play explores); a node keeps the ``max_children`` moves of highest
+    prior.
 
     >>> import numpy as np
-    >>> from blokus import Board, variant
+    >>> from blokus import Board
+    >>> from blokus.variant import variant
     >>> e = Encoding(variant("duo"))
     >>> alike = lambda o, m: (m.astype(np.float32), np.full((len(o), 2), 0.5, np.float32))
     >>> s = GuidedSearch(e, alike, simulations=16, seed=1)
@@ -178,6 +190,7 @@ class GuidedSearch:
         noise: float = 0.0,
         leaves: int = 4,
         seconds: float | None = None,
+        max_children: int = 32,
     ) -> None:
         self.encoding, self.ask, self.noise = encoding, ask, noise
         self.rng = np.random.default_rng(seed)
@@ -195,6 +208,7 @@ class GuidedSearch:
             evaluator=self._evaluate,
             evaluator_colors=True,
             batch_size=leaves,
+            max_children=max_children,
             **SEARCH_OPTIONS,
         )
 
@@ -218,7 +232,7 @@ class GuidedSearch:
         """The search of ``board`` from a fresh tree (so that the root gets its noise).
 
         >>> import numpy as np
-        >>> from blokus import variant
+        >>> from blokus.variant import variant
         >>> alike = lambda o, m: (m.astype(np.float32), np.full((len(o), 2), 0.5, np.float32))
         >>> s = GuidedSearch(Encoding(variant("duo")), alike, simulations=8, seed=1, noise=0.25)
         >>> s.analyse(Board("duo")).best in Board("duo").legal_moves
@@ -242,6 +256,8 @@ class Sample:
     color: int
     ids: npt.NDArray[np.int64]
     shares: npt.NDArray[np.float32]
+    #: The search's value of the position for each player, if known.
+    root: npt.NDArray[np.float32] | None = None
 
 
 def outcome(board: Board) -> npt.NDArray[np.float32]:
@@ -257,12 +273,27 @@ def outcome(board: Board) -> npt.NDArray[np.float32]:
     return values
 
 
+def margin_value(board: Board, scale: float = 5.0) -> npt.NDArray[np.float32]:
+    """Each player's score margin over the best of the others in a finished game, squashed
+    into (0, 1) by a logistic of ``scale`` points: a graded outcome, which a network learns
+    sooner than the win alone.
+
+    >>> b = Board("duo")
+    >>> margin_value(b).tolist()
+    [0.5, 0.5]
+    """
+    scores = np.array(board.scores(), np.float64)
+    best_other = np.array([np.delete(scores, p).max() for p in range(len(scores))])
+    squashed: npt.NDArray[np.float32] = (1 / (1 + np.exp(-(scores - best_other) / scale))).astype(np.float32)
+    return squashed
+
+
 def self_play_game(search: GuidedSearch, sample_plies: int, seed: int) -> tuple[list[Sample], Board]:
     """One game of the search against itself: the first ``sample_plies`` moves drawn in
     proportion to the visits, the rest the most visited; every position's sample.
 
     >>> import numpy as np
-    >>> from blokus import variant
+    >>> from blokus.variant import variant
     >>> e = Encoding(variant("duo"))
     >>> alike = lambda o, m: (m.astype(np.float32), np.full((len(o), 2), 0.5, np.float32))
     >>> samples, board = self_play_game(GuidedSearch(e, alike, simulations=2, seed=1), 4, 1)
@@ -282,7 +313,8 @@ def self_play_game(search: GuidedSearch, sample_plies: int, seed: int) -> tuple[
         mask[board.legal_moves.ids()] = True
         turn = board.turn
         assert turn is not None
-        samples.append(Sample(observation(board).astype(np.uint8), mask, turn, ids, shares))
+        root = np.array(analysis.value, np.float32)
+        samples.append(Sample(observation(board).astype(np.uint8), mask, turn, ids, shares, root))
         if board.ply < sample_plies:
             board.push(int(rng.choice(ids, p=shares)))
         else:
@@ -291,14 +323,14 @@ def self_play_game(search: GuidedSearch, sample_plies: int, seed: int) -> tuple[
 
 
 def score_against_greedy(
-    encoding: Encoding, network: Network, games: int, simulations: int, seed: int
+    encoding: Encoding, network: Network, games: int, simulations: int, seed: int, max_children: int = 32
 ) -> tuple[float, float]:
     """The guided search's score against :class:`~blokus.bots.GreedyBot` (each player but
     one greedy; the search plays each seat in turn): the mean of its share of the win over
     ``games`` games played at once, and the seconds they took.
 
     >>> import numpy as np
-    >>> from blokus import variant
+    >>> from blokus.variant import variant
     >>> e = Encoding(variant("duo"))
     >>> alike = lambda o, m: (m.astype(np.float32), np.full((len(o), 2), 0.5, np.float32))
     >>> score, seconds = score_against_greedy(e, alike, 2, 4, 0)
@@ -309,7 +341,7 @@ def score_against_greedy(
     players = encoding.variant.num_players
 
     def game(k: int) -> float:
-        search = GuidedSearch(encoding, batcher.ask, simulations, seed * 1000 + k)
+        search = GuidedSearch(encoding, batcher.ask, simulations, seed * 1000 + k, max_children=max_children)
         greedy = GreedyBot(seed=seed * 1000 + k)
         seat = k % players
         board = Board(encoding.variant)

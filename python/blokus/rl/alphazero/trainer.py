@@ -6,6 +6,9 @@ An iteration plays ``games`` self-play games (all in flight at once, see
 gradient steps that each new position is drawn about ``reuse`` times (each time under a random
 symmetry of the board), scores the search against :class:`~blokus.bots.GreedyBot`, writes the
 checkpoint and appends one line to ``metrics.jsonl``.
+
+>>> TrainConfig().network
+NetConfig(filters=32, blocks=1, value_hidden=64, size_prior=1.0)
 """
 
 from __future__ import annotations
@@ -21,11 +24,21 @@ from typing import Any
 import numpy as np
 
 from blokus.progress import Progress
+from blokus.rl.symmetry import Symmetry, symmetries
 from blokus.variant import Variant
 
 from . import network as net
 from .network import _savez
-from .selfplay import Batcher, GuidedSearch, Sample, outcome, run_threads, score_against_greedy, self_play_game
+from .selfplay import (
+    Batcher,
+    GuidedSearch,
+    Sample,
+    margin_value,
+    outcome,
+    run_threads,
+    score_against_greedy,
+    self_play_game,
+)
 
 
 @dataclass(frozen=True)
@@ -33,11 +46,11 @@ class TrainConfig:
     """The trainer's settings (the defaults are tuned for Duo on two CPU cores).
 
     >>> TrainConfig().simulations
-    64
+    32
     """
 
     #: Search simulations a self-play move.
-    simulations: int = 64
+    simulations: int = 32
     #: Self-play games an iteration (all in flight together).
     games: int = 32
     #: Leaves a search gathers before it asks the network.
@@ -46,25 +59,34 @@ class TrainConfig:
     sample_plies: int = 8
     #: The weight of the Dirichlet noise on the root's priors in self-play.
     noise: float = 0.25
+    #: The moves of highest prior a search node keeps.
+    max_children: int = 48
+    #: The value target: the game's outcome, mixed with this weight of the search's value of
+    #: the position (less noisy than one game's outcome).
+    search_value: float = 0.0
+    #: The outcome's share given by the score margin (see
+    #: :func:`~blokus.rl.alphazero.selfplay.margin_value`) rather than by the win.
+    margin: float = 0.5
     #: Positions kept for training.
     buffer: int = 50_000
     #: Positions a gradient step.
     batch: int = 256
     #: Times each new position is drawn for training, on average.
-    reuse: float = 4.0
-    learning_rate: float = 1e-3
+    reuse: float = 16.0
+    learning_rate: float = 3e-3
     weight_decay: float = 1e-4
     #: Games against the greedy bot an iteration, and the search's simulations in them.
     eval_games: int = 20
     eval_simulations: int = 64
-    network: net.NetConfig = field(default_factory=lambda: net.NetConfig(filters=32, blocks=2))
+    network: net.NetConfig = field(default_factory=lambda: net.NetConfig(filters=32, blocks=1))
 
 
 class ReplayBuffer:
     """The last ``capacity`` positions of self-play, as fixed-size numpy arrays (masks as
-    bits, visit shares as the searched moves' ids and shares).
+    bits, visit shares as the searched moves' ids and shares); with ``augment``, each sampled
+    position is seen under a random symmetry of the board (:mod:`blokus.rl.symmetry`).
 
-    >>> from blokus import variant
+    >>> from blokus.variant import variant
     >>> e = net.Encoding(variant("duo"))
     >>> buf = ReplayBuffer(e, 10, 48)
     >>> s = Sample(np.zeros((2, 14, 14), np.uint8), np.ones(13729, bool), 0, np.array([1, 2]), np.array([0.5, 0.5]))
@@ -73,8 +95,13 @@ class ReplayBuffer:
     (10, 12)
     """
 
-    def __init__(self, encoding: net.Encoding, capacity: int, moves: int) -> None:
+    def __init__(
+        self, encoding: net.Encoding, capacity: int, moves: int, augment: bool = True, search_value: float = 0.0
+    ) -> None:
         e = encoding
+        self.search_value = search_value
+        #: The board's distinct symmetries (the identity first), one drawn for each sample.
+        self.symmetries = _distinct(symmetries(e.variant)) if augment else ()
         self.encoding, self.capacity, self.moves = e, capacity, moves
         obs_shape = (e.colors, e.levels, e.rows, e.cols) if e.levels > 1 else (e.colors, e.rows, e.cols)
         placements = e.variant.num_placements
@@ -99,10 +126,11 @@ class ReplayBuffer:
         points: list[np.ndarray[Any, Any]] | None = None,
     ) -> None:
         """Adds positions with each player's outcome of their game (``values``, one per
-        sample) and each colour's final points (``points``, one per sample; zeros if not
+        sample; mixed with the search's value of the position, ``search_value`` of it, when the
+        sample has it) and each colour's final points (``points``, one per sample; zeros if not
         given), stored per colour relative to the position's mover.
 
-        >>> from blokus import variant
+        >>> from blokus.variant import variant
         >>> buf = ReplayBuffer(net.Encoding(variant("duo")), 4, 8)
         >>> s = Sample(np.zeros((2, 14, 14), np.uint8), np.ones(13729, bool), 1, np.array([1]), np.array([1.0]))
         >>> buf.add([s], [np.array([1.0, 0.0], np.float32)])
@@ -122,14 +150,16 @@ class ReplayBuffer:
             a["shares"][k, :m] = s.shares[:m]
             colors = (s.color + np.arange(c)) % c
             players = self.encoding.player_of[colors]
+            if s.root is not None:
+                v = (1 - self.search_value) * v + self.search_value * s.root
             a["value"][k] = np.where(players >= 0, v[np.maximum(players, 0)], 0.0)
-            a["points"][k] = 0.0 if points is None else points[n][colors] / self._cells
+            a["points"][k] = 0.0 if points is None else 10 * points[n][colors] / self._cells
             self.total += 1
 
     def sample(self, rng: np.random.Generator, size: int) -> dict[str, Any]:
         """A training batch: the network's inputs, masks, dense visit shares and value targets.
 
-        >>> from blokus import variant
+        >>> from blokus.variant import variant
         >>> e = net.Encoding(variant("duo"))
         >>> buf = ReplayBuffer(e, 10, 48)
         >>> s = Sample(np.zeros((2, 14, 14), np.uint8), np.ones(13729, bool), 0, np.array([1]), np.array([1.0]))
@@ -145,7 +175,18 @@ class ReplayBuffer:
         mask = np.unpackbits(a["mask"][at], axis=1, count=placements).astype(bool)
         policy = np.zeros((size, placements), np.float32)
         np.add.at(policy, (np.arange(size)[:, None], a["ids"][at]), a["shares"][at])
-        planes, pieces = e.inputs(a["obs"][at], mask)
+        obs = a["obs"][at]
+        if self.symmetries:
+            # Each position under a symmetry drawn at random (its planes are relative to the
+            # mover, so only the grid points and placements move; values stay in place).
+            which = rng.integers(0, len(self.symmetries), size)
+            for k, sym in enumerate(self.symmetries):
+                rows = np.flatnonzero(which == k)
+                if k > 0 and len(rows):
+                    obs[rows] = sym.apply_to_observation(obs[rows])
+                    mask[rows] = sym.apply_to_actions(mask[rows])
+                    policy[rows] = sym.apply_to_actions(policy[rows])
+        planes, pieces = e.inputs(obs, mask)
         weight = np.broadcast_to(e.owned, (size, e.colors))
         return {
             "planes": planes,
@@ -161,7 +202,7 @@ class ReplayBuffer:
         """Writes the buffer to ``path`` (replaced whole).
 
         >>> import tempfile
-        >>> from blokus import variant
+        >>> from blokus.variant import variant
         >>> buf = ReplayBuffer(net.Encoding(variant("duo")), 4, 8)
         >>> with tempfile.TemporaryDirectory() as d:
         ...     buf.save(Path(d) / "b.npz")
@@ -178,7 +219,7 @@ class ReplayBuffer:
         """Reads a buffer :meth:`save` wrote (of the same variant and size; else ``ValueError``).
 
         >>> import tempfile
-        >>> from blokus import variant
+        >>> from blokus.variant import variant
         >>> with tempfile.TemporaryDirectory() as d:
         ...     ReplayBuffer(net.Encoding(variant("duo")), 4, 8).save(Path(d) / "b.npz")
         ...     ReplayBuffer(net.Encoding(variant("duo")), 5, 8).load(Path(d) / "b.npz")
@@ -233,7 +274,9 @@ class Trainer:
         self.params = jax.tree_util.tree_map(jax.numpy.asarray, params)
         self.optimizer = optax.adamw(config.learning_rate, weight_decay=config.weight_decay)
         self.opt_state = self.optimizer.init(self.params)
-        self.buffer = ReplayBuffer(self.encoding, config.buffer, 64)
+        self.buffer = ReplayBuffer(
+            self.encoding, config.buffer, min(max(64, config.simulations), 1024), search_value=config.search_value
+        )
         if resumed:
             self.opt_state = _load_tree(self.out / "optimizer.npz", self.opt_state)
             self.buffer.load(self.out / "buffer.npz")
@@ -246,7 +289,6 @@ class Trainer:
             return optax.apply_updates(params, updates), opt_state, parts
 
         self._step = jax.jit(step)
-        self._symmetries = _symmetries(v)
 
     def network(self, obs: Any, masks: Any) -> tuple[Any, Any]:
         """The current network on a batch (what the batcher calls): priors and values
@@ -275,10 +317,13 @@ class Trainer:
         base = int(self.rng.integers(2**62))
 
         def game(k: int) -> tuple[list[Sample], Any, Any]:
-            search = GuidedSearch(self.encoding, batcher.ask, c.simulations, base + k, c.noise, c.leaves)
+            search = GuidedSearch(
+                self.encoding, batcher.ask, c.simulations, base + k, c.noise, c.leaves, max_children=c.max_children
+            )
             samples, board = self_play_game(search, c.sample_plies, base + k)
             progress.step(f"iteration {self.iterations + 1}: self-play")
-            return samples, outcome(board), np.array(board.points(), np.float32)
+            value = (1 - c.margin) * outcome(board) + c.margin * margin_value(board)
+            return samples, value, np.array(board.points(), np.float32)
 
         games = run_threads(batcher, [functools.partial(game, k) for k in range(c.games)])
         progress.close()
@@ -293,14 +338,17 @@ class Trainer:
         losses = []
         for _ in range(steps):
             batch = self.buffer.sample(self.rng, c.batch)
-            if self._symmetries:
-                batch = _augment(batch, self._symmetries, self.rng)
             self.params, self.opt_state, parts = self._step(self.params, self.opt_state, batch)
             losses.append({k: float(v) for k, v in parts.items()})
         train_seconds = time.perf_counter() - trained
 
         score, eval_seconds = score_against_greedy(
-            self.encoding, self.network, c.eval_games, c.eval_simulations, self.seed * 7919 + self.iterations
+            self.encoding,
+            self.network,
+            c.eval_games,
+            c.eval_simulations,
+            self.seed * 7919 + self.iterations,
+            c.max_children,
         )
         self.iterations += 1
         seconds = time.perf_counter() - started
@@ -391,9 +439,10 @@ def _load_tree(path: Path, like: Any) -> Any:
     return jax.tree_util.tree_unflatten(jax.tree_util.tree_structure(like), leaves)
 
 
-def _symmetries(v: Variant) -> list[Any]:
-    return []
-
-
-def _augment(batch: dict[str, Any], symmetries: list[Any], rng: np.random.Generator) -> dict[str, Any]:
-    return batch
+def _distinct(group: tuple[Symmetry, ...]) -> tuple[Symmetry, ...]:
+    """One symmetry for each distinct map of the board (Trigon's colour shifts alone move
+    nothing a network sees)."""
+    seen: dict[bytes, Symmetry] = {}
+    for sym in group:
+        seen.setdefault(sym.cells.tobytes() + sym.placements.tobytes(), sym)
+    return tuple(seen.values())
