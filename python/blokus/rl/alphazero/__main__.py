@@ -26,7 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m blokus.rl.alphazero",
         description="AlphaZero self-play training: checkpoints and metrics.jsonl in --out; "
-        "run again with the same --out to resume from its last checkpoint.",
+        "run again with the same --out to resume from its last checkpoint (a resumed run keeps "
+        "its own variant and settings: only --minutes and --quiet apply).",
     )
     parser.add_argument("--variant", default="duo", help="a variant id or spec (default: duo; ignored when resuming)")
     parser.add_argument(
