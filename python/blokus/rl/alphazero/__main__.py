@@ -67,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         config = TrainConfig(**{**config.__dict__, **changes, "network": network})
         trainer = Trainer(args.variant, args.out, config, seed=args.seed, quiet=args.quiet)
+    except KeyError as e:
+        parser.error(f"{args.out} holds a network but not a training run's state (no {e} in network.json)")
     except (ValueError, TypeError, OSError) as e:
         parser.error(str(e))
     if not args.quiet:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -315,13 +316,15 @@ class Trainer:
         batcher = Batcher(self.network)
         progress = Progress(c.games, sys.stderr, enabled=not self.quiet and sys.stderr.isatty())
         base = int(self.rng.integers(2**62))
+        drawing = threading.Lock()  # the games finish on their own threads
 
         def game(k: int) -> tuple[list[Sample], Any, Any]:
             search = GuidedSearch(
                 self.encoding, batcher.ask, c.simulations, base + k, c.noise, c.leaves, max_children=c.max_children
             )
             samples, board = self_play_game(search, c.sample_plies, base + k)
-            progress.step(f"iteration {self.iterations + 1}: self-play")
+            with drawing:
+                progress.step(f"iteration {self.iterations + 1}: self-play")
             value = (1 - c.margin) * outcome(board) + c.margin * margin_value(board)
             return samples, value, np.array(board.points(), np.float32)
 
