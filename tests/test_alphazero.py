@@ -194,6 +194,11 @@ def test_the_command_line_trains_and_refuses_bad_arguments(tmp_path: Path) -> No
         [*run, "--minutes", "1", "--out", str(tmp_path), "--games", "0"], capture_output=True, text=True
     )
     assert bad.returncode == 2 and "--games" in bad.stderr
+    bare = tmp_path / "bare"  # a network alone (save's output), no training state
+    e = Encoding(variant("duo"))
+    save(bare, e, NetConfig(4, 0), init(e, NetConfig(4, 0), 0), {})
+    bad = subprocess.run([*run, "--minutes", "1", "--out", str(bare)], capture_output=True, text=True)
+    assert bad.returncode == 2 and "not a training run's state" in bad.stderr
     out = tmp_path / "run"
     args = [
         "--minutes",
