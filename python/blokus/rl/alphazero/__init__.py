@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from blokus import _arguments
 from blokus.board import Board, Move
-from blokus.bots import Analysis, _check_playing
+from blokus.bots import Analysis, _check_playing, _seconds
 from blokus.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class AzBot:
         from . import network
 
         self.simulations = _arguments.in_range(simulations, "simulations", 1, _arguments.MAX_U64)
-        self.seconds = None if seconds is None else _arguments.number(seconds, "seconds", 0, 1e6)
+        self.seconds = None if seconds is None else _seconds(seconds)
         self.leaves = _arguments.in_range(leaves, "leaves", 1, 4096)
         self.seed = 0 if seed is None else _arguments.in_range(seed, "seed", 0, _arguments.MAX_U64)
         self.checkpoint = Path(str(checkpoint))

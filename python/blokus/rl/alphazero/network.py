@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from blokus.rl.symmetry import _grid
 from blokus.variant import Variant
 
 if TYPE_CHECKING:
@@ -75,12 +76,10 @@ class Encoding:
 
     def __init__(self, v: Variant) -> None:
         t = v._tables
-        coords = t.cell_coords()
-        w = max(c[0] for c in coords) + 1
-        h = max(c[1] for c in coords) + 1
-        levels = max(c[2] for c in coords) + 1
+        grid_shape, grid_points = _grid(v)
+        levels, h, w = (1, *grid_shape) if len(grid_shape) == 2 else grid_shape
         #: Each cell's point on the observation grid, flattened (level, row, column).
-        self.cell_point = np.array([(z * h + (h - 1 - y)) * w + x for x, y, z in coords], dtype=np.int64)
+        self.cell_point = grid_points.astype(np.int64)
         self.variant = v
         self.levels, self.rows, self.cols = levels, h, w
         self.grid = (h, w)
