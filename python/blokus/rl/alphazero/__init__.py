@@ -39,7 +39,8 @@ class AzBot:
     (``network.json`` and ``params.npz``), ``simulations`` a move (or ``seconds``, whichever
     ends first; a ``seconds`` given to :meth:`choose`, as the match runner and GTP clocks do,
     takes the place of the bot's own), the search gathering ``leaves`` leaves a network call.
-    Plays the variant it was trained for; the same moves for the same seed.
+    Plays the variant it was trained for; the same moves for the same seed. Loading compiles
+    the network (a second or so), so that no move's budget goes to the compiler.
 
     >>> AzBot("/nonexistent")
     Traceback (most recent call last):
@@ -74,6 +75,19 @@ class AzBot:
         self._model = network.Model(self.encoding, config)
         self._params = params
         self._search: GuidedSearch | None = None
+        self._warm_up()
+
+    def _warm_up(self) -> None:
+        """Has JAX compile the network now, on the empty board, so that the first move's
+        budget goes to the search and not to the compiler."""
+        import numpy as np
+
+        from blokus.rl import observation
+
+        board = Board(self.variant)
+        mask = np.zeros((1, self.variant.num_placements), bool)
+        mask[0, board.legal_moves.ids()] = True
+        self._model.predict(self._params, observation(board)[None].astype(np.uint8), mask)
 
     def _guided(self, board: Board, seconds: float | None) -> GuidedSearch:
         from .selfplay import GuidedSearch

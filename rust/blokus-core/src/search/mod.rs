@@ -726,8 +726,13 @@ impl<'a> Worker<'a> {
         let mut batch: Vec<(Path, Position)> = Vec::with_capacity(batch_size);
         let mut positions = Vec::with_capacity(batch_size);
         let mut ways: Vec<Vec<u32>> = Vec::with_capacity(batch_size);
+        // A batch is not begun if one as long as the last would end past the deadline: an
+        // evaluator call (a network's) is long beside the search's own work, so checking the
+        // clock between batches alone would overrun the budget by up to a call.
+        let mut last_batch = Duration::ZERO;
         loop {
-            if done >= c.most || c.deadline.is_some_and(|d| Instant::now() >= d) {
+            let started = Instant::now();
+            if done >= c.most || c.deadline.is_some_and(|d| started + last_batch >= d) {
                 return done;
             }
             batch.clear();
@@ -788,6 +793,7 @@ impl<'a> Worker<'a> {
                 self.back_up(path, &values);
                 done += 1;
             }
+            last_batch = started.elapsed();
         }
     }
 

@@ -191,6 +191,30 @@ fn evaluators_give_the_priors_and_the_values() {
     assert_eq!(c.simulations, 0);
 }
 
+#[test]
+fn an_evaluated_search_does_not_begin_a_batch_it_has_no_time_for() {
+    let t = tables("duo").unwrap();
+    let n = t.num_placements();
+    let mut search = search_of(&t, 1);
+    search.set_board(&Board::new(Arc::clone(&t)));
+    // Calls of 30 ms within 0.1 s: the root's, then batches ending at about 60 and 90 ms;
+    // one more would end past the budget, so the search stops at about 90 ms.
+    let a = search.run_evaluated(Budget::seconds(0.1), 8, &mut |positions, _| {
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        Some(
+            positions
+                .iter()
+                .map(|_| Evaluation {
+                    priors: vec![0.0; n],
+                    values: Some(vec![0.5, 0.5]),
+                })
+                .collect(),
+        )
+    });
+    assert!(a.simulations >= 8, "{a:?}");
+    assert!(a.seconds < 0.1, "{} s for a budget of 0.1 s", a.seconds);
+}
+
 /// The flat-board features of a move, counted cell by cell from the geometry's neighbour
 /// formulas and the colours' attach and forbidden cells (no sets of the placement).
 fn plain_corner_features(
