@@ -4,8 +4,8 @@ on the same positions, in one run.
 
 The evaluated search is timed two ways: one game whose search gathers ``batch`` leaves a call
 (``MctsBot(evaluator=..., batch_size=batch)``), and ``games`` games in flight whose leaves
-share one call (:class:`blokus.rl.alphazero.selfplay.Batcher`, what self-play does), so that a
-call serves about ``games x leaves`` positions. The positions: the empty board and the board
+share one call (:func:`blokus.bots.analyse_together`, what self-play does), so that a call
+serves about ``games x leaves`` positions. The positions: the empty board and the board
 after 12 plies of a game between seeded greedy bots.
 
     python benches/evaluator_overhead.py                      # duo
@@ -15,16 +15,14 @@ after 12 plies of a game between seeded greedy bots.
 from __future__ import annotations
 
 import argparse
-import functools
 import time
 from collections.abc import Callable
 
 import numpy as np
 
 from blokus import Board
-from blokus.bots import GreedyBot, MctsBot
-from blokus.rl.alphazero.network import Encoding
-from blokus.rl.alphazero.selfplay import Batcher, GuidedSearch, run_threads
+from blokus.bots import GreedyBot, MctsBot, analyse_together
+from blokus.rl.alphazero.selfplay import SEARCH_OPTIONS
 
 
 def trivial(columns: int) -> Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
@@ -58,18 +56,11 @@ def single_rate(board: Board, seconds: float, batch: int) -> float:
 
 
 def batched_rate(board: Board, seconds: float, games: int, leaves: int) -> float:
-    encoding = Encoding(board.variant)
-    batcher = Batcher(trivial(board.variant.num_colors))  # values per colour, relative to the mover
-
-    def search(k: int) -> int:
-        return sum(
-            m.visits
-            for m in GuidedSearch(encoding, batcher.ask, 10**9, k, leaves=leaves, seconds=seconds).analyse(board).moves
-        )
-
+    evaluate = trivial(board.variant.num_players)
+    bots = [MctsBot(seconds=seconds, seed=k, batch_size=leaves, **SEARCH_OPTIONS) for k in range(games)]
     started = time.perf_counter()
-    simulations = sum(run_threads(batcher, [functools.partial(search, k) for k in range(games)]))
-    return simulations / (time.perf_counter() - started)
+    analyses = analyse_together(bots, [board] * games, lambda obs, masks, colors, searches: evaluate(obs, masks))
+    return sum(m.visits for a in analyses for m in a.moves) / (time.perf_counter() - started)
 
 
 def main() -> None:

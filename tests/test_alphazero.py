@@ -1,9 +1,8 @@
-"""The AlphaZero loop (blokus.rl.alphazero): the network's encoding, the batched evaluator,
+"""The AlphaZero loop (blokus.rl.alphazero): the network's encoding, the searches that share the network's calls,
 a few seconds of training that lower the loss, checkpoints that resume and play as a bot."""
 
 from __future__ import annotations
 
-import functools
 import json
 import subprocess
 import sys
@@ -21,13 +20,14 @@ from blokus.errors import InvalidArgumentError, InvalidBotSpecError
 from blokus.rl import observation
 from blokus.rl.alphazero import AzBot
 from blokus.rl.alphazero.network import Encoding, Model, NetConfig, init, save
-from blokus.rl.alphazero.selfplay import Batcher, GuidedSearch, run_threads, self_play_game
+from blokus.rl.alphazero.selfplay import CountedNetwork, GuidedSearch, self_play_games
 from blokus.rl.alphazero.trainer import ReplayBuffer, TrainConfig, Trainer
 from blokus.variant import variant
 
 
-def _game(e: Encoding, batcher: Batcher, seed: int, leaves: int, noise: float = 0.0) -> Board:
-    return self_play_game(GuidedSearch(e, batcher.ask, 8, seed, noise=noise, leaves=leaves), 4, seed)[1]
+def _games(e: Encoding, network: CountedNetwork, seeds: list[int], leaves: int, noise: float = 0.0) -> list[Board]:
+    searches = [GuidedSearch(e, network, 8, seed, noise=noise, leaves=leaves) for seed in seeds]
+    return [board for _, board in self_play_games(searches, 4, seeds)]
 
 
 TINY = TrainConfig(
@@ -93,14 +93,13 @@ def test_games_in_flight_share_the_network_calls() -> None:
         sizes.append(len(obs))
         return masks.astype(np.float32), np.full((len(obs), 2), 0.5, np.float32)
 
-    batcher = Batcher(alike)
-    games = run_threads(
-        batcher,
-        [functools.partial(_game, e, batcher, k, 4) for k in range(6)],
-    )
-    assert all(g.is_game_over() for g in games)
-    assert batcher.positions == sum(sizes) and max(sizes) > 4  # leaves of several games in one call
-    assert batcher.calls < sum(g.ply for g in games) * 3  # far fewer calls than each game's alone
+    network = CountedNetwork(alike)
+    ended: list[int] = []
+    searches = [GuidedSearch(e, network, 8, k, leaves=4) for k in range(6)]
+    games = [board for _, board in self_play_games(searches, 4, list(range(6)), ended.append)]
+    assert all(g.is_game_over() for g in games) and sorted(ended) == list(range(6))
+    assert network.positions == sum(sizes) and max(sizes) > 4  # leaves of several games in one call
+    assert network.calls < sum(g.ply for g in games) * 3  # far fewer calls than each game's alone
 
 
 def test_a_game_depends_on_its_seed_not_on_its_batch_companions() -> None:
@@ -112,9 +111,7 @@ def test_a_game_depends_on_its_seed_not_on_its_batch_companions() -> None:
         return model.predict(params, obs, masks)
 
     def games(seeds: list[int]) -> list[list[int]]:
-        b = Batcher(net)
-        played = run_threads(b, [functools.partial(_game, e, b, s, 1, 0.25) for s in seeds])
-        return [[m.id for m in g.move_stack] for g in played]
+        return [[m.id for m in g.move_stack] for g in _games(e, CountedNetwork(net), seeds, 1, 0.25)]
 
     alone = games([5])[0]
     together = games([5, 6, 7])[0]

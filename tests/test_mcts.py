@@ -15,7 +15,7 @@ import pytest
 
 import blokus
 from blokus import Board, sgf
-from blokus.bots import GreedyBot, MctsBot, RandomBot, playout_values
+from blokus.bots import GreedyBot, MctsBot, RandomBot, analyse_together, playout_values
 from blokus.cli import main
 
 USER_VARIANT = {
@@ -156,6 +156,69 @@ def test_a_bad_evaluator_is_a_clear_error() -> None:
 
     with pytest.raises(RuntimeError, match="the network is down"):
         MctsBot(simulations=10, evaluator=fails).choose(Board("duo"))
+
+
+def _favour_big(observations: np.ndarray, masks: np.ndarray, colors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    # Priors from the placements' ids and values from the leaf's stones: not alike, so that a
+    # search's moves depend on which leaf got which answer.
+    priors = masks * (1 + np.arange(masks.shape[1], dtype=np.float32) % 7)
+    stones = observations.reshape(len(observations), observations.shape[1], -1).sum(axis=2)
+    own = stones[np.arange(len(colors)), 0]
+    counts = np.stack([own, stones[:, 1]], axis=1).astype(np.float32)
+    values = (1 / (1 + np.exp(-(counts - counts[:, ::-1]) / 5))).astype(np.float32)
+    # Relative to the mover: colour c's value is column (c - mover) % 2.
+    return priors.astype(np.float32), np.where(colors[:, None] == 0, values, values[:, ::-1])
+
+
+@pytest.mark.parametrize("leaves", [1, 4])
+def test_searches_together_find_what_each_finds_alone(leaves: int) -> None:
+    boards = [Board("duo")]
+    for k in range(1, 5):
+        b = boards[-1].copy()
+        b.push(GreedyBot(seed=k).choose(b))
+        boards.append(b)
+    alone = [
+        MctsBot(simulations=40, seed=k, evaluator=_favour_big, evaluator_colors=True, batch_size=leaves).analyse(b)
+        for k, b in enumerate(boards)
+    ]
+    calls: list[list[int]] = []
+
+    def together(observations: np.ndarray, masks: np.ndarray, colors: np.ndarray, searches: np.ndarray) -> Any:
+        assert searches.dtype == np.int64 and len(searches) == len(masks) == len(colors)
+        calls.append(sorted(set(searches.tolist())))
+        return _favour_big(observations, masks, colors)
+
+    bots = [MctsBot(simulations=40, seed=k, batch_size=leaves) for k in range(len(boards))]
+    assert analyse_together(bots, boards, together) == alone
+    assert calls[0] == list(range(len(boards)))  # the roots, in one call
+    assert max(len(c) for c in calls[1:]) > 1  # and the leaves of several searches after
+    assert analyse_together([], [], together) == []
+
+
+def test_searches_together_refuse_what_cannot_work() -> None:
+    def alike(observations: np.ndarray, masks: np.ndarray, colors: np.ndarray, searches: np.ndarray) -> Any:
+        return np.ones(masks.shape, np.float32), np.full((len(masks), 2), 0.5, np.float32)
+
+    duo = Board("duo")
+    bot = MctsBot(simulations=8)
+    with pytest.raises(ValueError, match="2 bots for 1 boards"):
+        analyse_together([bot, MctsBot(simulations=8)], [duo], alike)
+    with pytest.raises(blokus.BlokusError, match="searches 0 and 1 are the same search"):
+        analyse_together([bot, bot], [duo, duo], alike)
+    with pytest.raises(ValueError, match="bot 1's simulations, seconds or batch_size differ"):
+        analyse_together([bot, MctsBot(simulations=9)], [duo, duo], alike)
+    with pytest.raises(TypeError, match="bot 1 is a GreedyBot"):
+        analyse_together([bot, GreedyBot()], [duo, duo], alike)  # type: ignore[list-item]
+    with pytest.raises(blokus.BlokusError, match="search 1 or its board is of another variant"):
+        analyse_together([bot, MctsBot(simulations=8)], [duo, Board("classic")], alike)
+
+    def fails(*args: Any) -> Any:
+        raise RuntimeError("the network is down")
+
+    with pytest.raises(RuntimeError, match="the network is down"):
+        analyse_together([MctsBot(simulations=32) for _ in range(3)], [duo] * 3, fails)
+    # The searches are usable after a failure.
+    assert sum(m.visits for m in analyse_together([bot], [duo], alike)[0].moves) == 8
 
 
 @pytest.mark.parametrize(

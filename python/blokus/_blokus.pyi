@@ -183,6 +183,23 @@ class BatchCore:
     def step(self, actions: npt.NDArray[np.int64]) -> None: ...
     def __len__(self) -> int: ...
 
+def run_evaluated_together(
+    searches: list[SearchCore],
+    boards: list[BoardCore],
+    evaluator: Callable[
+        [
+            npt.NDArray[np.uint8],
+            npt.NDArray[np.bool_],
+            list[list[int]],
+            npt.NDArray[np.int32],
+            npt.NDArray[np.int64],
+        ],
+        object,
+    ],
+    batch_size: int = 8,
+    simulations: int | None = None,
+    seconds: float | None = None,
+) -> list[tuple[list[tuple[int, int, float, float]], list[float], list[int], int, float, int]]: ...
 def selfplay_games(
     tables: TablesCore,
     first: int,

@@ -34,7 +34,7 @@ import random
 import re
 import shlex
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -389,7 +389,8 @@ class MctsBot:
     :class:`~blokus.Board` (slow, for tests and experiments); with ``evaluator_colors=True``,
     ``fn(observations, masks, colors)`` gets each leaf's colour to move, int32 ``(batch,)``
     (what a network whose values are relative to the mover needs to give them back per player).
-    With evaluators the search runs on one thread.
+    With evaluators the search runs on one thread; :func:`analyse_together` searches many
+    boards at once, one evaluator call serving the leaves of them all.
 
     >>> import numpy as np
     >>> def alike(observations, masks, colors):
@@ -523,12 +524,7 @@ class MctsBot:
                 return evaluator(observations, masks, boards)
 
             moves, value, pv, _, _, _ = core.run_evaluated(board._core, evaluate, self.batch_size, simulations, budget)
-        table = _moves_of(board.variant)
-        player = board.player
-        assert player is not None
-        # An untried move is shown with the position's value for its player.
-        roots = tuple(RootMove(table[i], n, v if n > 0 else value[player]) for i, n, v, _ in moves)
-        return Analysis(roots, tuple(value), tuple(table[i] for i in pv), roots[0].move)
+        return _analysis(board, moves, value, pv)
 
     def choose(self, board: Board, seconds: float | None = None) -> Move:
         """The most visited move of :meth:`analyse`.
@@ -559,6 +555,63 @@ class MctsBot:
         tuning: dict[str, Any] = {**self._tuning, **self._piece_tuning}
         options += [f"{k}={v!r}" for k, v in tuning.items()]
         return f"MctsBot({', '.join(options)})"
+
+
+def _analysis(board: Board, moves: list[tuple[int, int, float, float]], value: list[float], pv: list[int]) -> Analysis:
+    """The search core's analysis of ``board`` as an :class:`Analysis`."""
+    table = _moves_of(board.variant)
+    player = board.player
+    assert player is not None
+    # An untried move is shown with the position's value for its player.
+    roots = tuple(RootMove(table[i], n, v if n > 0 else value[player]) for i, n, v, _ in moves)
+    return Analysis(roots, tuple(value), tuple(table[i] for i in pv), roots[0].move)
+
+
+def analyse_together(bots: Sequence[MctsBot], boards: Sequence[Board], evaluator: Evaluator) -> list[Analysis]:
+    """Each board searched by its bot, all at once, with ``evaluator`` called on the leaves of
+    every search together: the searches run on threads of their own, and once every search
+    still running has gathered its leaves (up to the bots' ``batch_size`` each), one call of
+    ``evaluator(observations, masks, colors, searches)`` serves them all. The arguments are
+    those an :class:`MctsBot` evaluator gets with ``evaluator_colors=True``, plus ``searches``,
+    int64 ``(batch,)``: the index in ``bots`` of each leaf's search. It returns ``(priors,
+    values)`` as there. What many games in flight need (self-play), with no thread of Python's
+    in the way. The bots' own evaluators are not used; their budgets and batch sizes must be
+    the same. A search's result depends on its bot's seed and the evaluator's answers only,
+    not on which searches share the calls.
+
+    >>> import numpy as np
+    >>> from blokus import Board
+    >>> def alike(observations, masks, colors, searches):
+    ...     return np.zeros(masks.shape, np.float32), np.full((len(searches), 2), 0.5, np.float32)
+    >>> bots = [MctsBot(simulations=32, seed=k) for k in range(3)]
+    >>> boards = [Board("duo") for _ in bots]
+    >>> [sum(m.visits for m in a.moves) for a in analyse_together(bots, boards, alike)]
+    [32, 32, 32]
+    """
+    if len(bots) != len(boards):
+        raise ValueError(f"{len(bots)} bots for {len(boards)} boards: one bot a board")
+    if not callable(evaluator):
+        raise TypeError(f"the evaluator must be callable, not {type(evaluator).__name__}")
+    if not bots:
+        return []
+    for k, (bot, board) in enumerate(zip(bots, boards)):
+        if not isinstance(bot, MctsBot):
+            raise TypeError(f"bot {k} is a {type(bot).__name__}, not an MctsBot")
+        if (bot.simulations, bot.seconds, bot.batch_size) != (bots[0].simulations, bots[0].seconds, bots[0].batch_size):
+            raise ValueError(f"bot {k}'s simulations, seconds or batch_size differ from bot 0's")
+        _check_playing(board)
+    from blokus import _blokus
+
+    simulations, budget = bots[0]._budget(None)
+    cores = [bot._core(board) for bot, board in zip(bots, boards)]
+
+    def evaluate(observations: Any, masks: Any, paths: list[list[int]], colors: Any, searches: Any) -> Any:
+        return evaluator(observations, masks, colors, searches)
+
+    infos = _blokus.run_evaluated_together(
+        cores, [b._core for b in boards], evaluate, bots[0].batch_size, simulations, budget
+    )
+    return [_analysis(board, moves, value, pv) for board, (moves, value, pv, _, _, _) in zip(boards, infos)]
 
 
 def playout_values(board: Board, playouts: int = 64, seed: int = 0) -> tuple[float, ...]:
@@ -732,6 +785,7 @@ __all__ = [
     "MctsBot",
     "RandomBot",
     "RootMove",
+    "analyse_together",
     "from_spec",
     "gtp_command",
     "is_gtp_spec",

@@ -792,7 +792,7 @@ impl SearchCore {
             search.run_evaluated(budget, batch_size.max(1), &mut |positions, ways| {
                 Python::attach(|py| {
                     let outcome = py.check_signals().and_then(|()| {
-                        call_evaluator(py, &t, evaluator.bind(py), positions, ways.to_vec())
+                        call_evaluator(py, &t, evaluator.bind(py), positions, ways.to_vec(), None)
                     });
                     match outcome {
                         Ok(e) => Some(e),
@@ -957,14 +957,16 @@ fn analysis_info(analysis: &Analysis) -> AnalysisInfo {
 
 /// Calls a Python evaluator on leaf positions: observations `(k, colours, [layers,] rows,
 /// cols)` uint8 from each mover's point of view, legal masks `(k, placements)` bool, the moves
-/// from the root to each leaf and the colours to move `(k,)` int32 in; priors `(k, placements)`
-/// and values `(k, players)` (or `None`) out.
+/// from the root to each leaf and the colours to move `(k,)` int32 in (and, from several
+/// searches, the search of each leaf `(k,)` int64); priors `(k, placements)` and values
+/// `(k, players)` (or `None`) out.
 fn call_evaluator(
     py: Python<'_>,
     t: &Tables,
     evaluator: &Bound<'_, PyAny>,
     positions: &[Position],
     paths: Vec<Vec<u32>>,
+    searches: Option<Vec<i64>>,
 ) -> PyResult<Vec<Evaluation>> {
     let v = t.variant();
     let grid = Grid::new(v);
@@ -999,7 +1001,12 @@ fn call_evaluator(
     let obs = obs.into_pyarray(py).reshape(shape)?;
     let masks = masks.into_pyarray(py).reshape([k, na])?;
     let colors = colors.into_pyarray(py);
-    let result = evaluator.call1((obs, masks, paths, colors))?;
+    let result = match searches {
+        None => evaluator.call1((obs, masks, paths, colors))?,
+        Some(searches) => {
+            evaluator.call1((obs, masks, paths, colors, searches.into_pyarray(py)))?
+        }
+    };
     let bad =
         |what: String| Class::InvalidArgument.err(py, format!("the evaluator's result: {what}"));
     let (priors, values): (Bound<'_, PyAny>, Bound<'_, PyAny>) = result
@@ -1033,6 +1040,165 @@ fn call_evaluator(
             values: values.as_ref().map(|v| v[g * np_..(g + 1) * np_].to_vec()),
         })
         .collect())
+}
+
+/// What a search's thread of [`run_evaluated_together`] tells the calling thread.
+enum Together {
+    /// Search `k` asks for the evaluations of these leaves (and the moves to each).
+    Ask(usize, Vec<Position>, Vec<Vec<u32>>),
+    /// Search `k` has finished (`None`: it panicked).
+    Done(usize, Option<Analysis>),
+}
+
+/// `run_evaluated` of many searches at once, each from its board: every search on a thread
+/// of its own, the evaluator called (on this thread, with the GIL) once every search still
+/// running has gathered its leaves, on all of them together, with a fifth argument: the
+/// search of each leaf. Returns the searches' analyses in order.
+#[pyfunction]
+#[pyo3(signature = (searches, boards, evaluator, batch_size=8, simulations=None, seconds=None))]
+fn run_evaluated_together(
+    py: Python<'_>,
+    searches: Vec<Bound<'_, SearchCore>>,
+    boards: Vec<PyRef<'_, BoardCore>>,
+    evaluator: Py<PyAny>,
+    batch_size: usize,
+    simulations: Option<u64>,
+    seconds: Option<f64>,
+) -> PyResult<Vec<AnalysisInfo>> {
+    let asked = Instant::now();
+    let invalid = |what: String| Class::InvalidArgument.err(py, what);
+    if searches.len() != boards.len() {
+        return Err(invalid(format!(
+            "{} searches for {} boards: one search a board",
+            searches.len(),
+            boards.len()
+        )));
+    }
+    for (i, s) in searches.iter().enumerate() {
+        if let Some(j) = searches[..i].iter().position(|other| other.is(s)) {
+            return Err(invalid(format!(
+                "searches {j} and {i} are the same search: one search a board"
+            )));
+        }
+    }
+    let mut cores = searches
+        .iter()
+        .map(|s| s.try_borrow_mut())
+        .collect::<Result<Vec<_>, _>>()?;
+    let Some(first) = cores.first() else {
+        return Ok(Vec::new());
+    };
+    let t = first.search_tables();
+    for (k, (core, board)) in cores.iter_mut().zip(&boards).enumerate() {
+        if !Arc::ptr_eq(&core.search_tables(), &t) || !Arc::ptr_eq(board.board.tables(), &t) {
+            return Err(invalid(format!(
+                "search {k} or its board is of another variant than search 0"
+            )));
+        }
+        core.search.set_board(&board.board);
+    }
+    let n = cores.len();
+    let batch_size = batch_size.max(1);
+    let mut failed: Option<PyErr> = None;
+    let analyses = {
+        let searches: Vec<&mut Search> = cores.iter_mut().map(|c| &mut c.search).collect();
+        let (t, evaluator, failed) = (&t, &evaluator, &mut failed);
+        py.detach(move || {
+            std::thread::scope(|scope| {
+                let (to_caller, messages) = std::sync::mpsc::channel();
+                let mut replies = Vec::with_capacity(n);
+                for (k, search) in searches.into_iter().enumerate() {
+                    let (reply, answers) = std::sync::mpsc::channel::<Option<Vec<Evaluation>>>();
+                    replies.push(reply);
+                    let to_caller = to_caller.clone();
+                    scope.spawn(move || {
+                        let budget = budget_from(simulations, seconds, asked);
+                        // A panic (a bug) ends this search alone, and is reported after.
+                        let analysis =
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                search.run_evaluated(budget, batch_size, &mut |ps, ways| {
+                                    to_caller
+                                        .send(Together::Ask(k, ps.to_vec(), ways.to_vec()))
+                                        .ok()?;
+                                    answers.recv().ok().flatten()
+                                })
+                            }))
+                            .ok();
+                        // The caller waits for every search, so it is still there.
+                        let _ = to_caller.send(Together::Done(k, analysis));
+                    });
+                }
+                drop(to_caller);
+                let mut analyses: Vec<Option<Analysis>> = (0..n).map(|_| None).collect();
+                let mut live = n;
+                let mut pending: Vec<(usize, Vec<Position>, Vec<Vec<u32>>)> = Vec::new();
+                while live > 0 {
+                    match messages.recv() {
+                        Ok(Together::Ask(k, ps, ways)) => pending.push((k, ps, ways)),
+                        Ok(Together::Done(k, analysis)) => {
+                            analyses[k] = analysis;
+                            live -= 1;
+                        }
+                        Err(_) => break,
+                    }
+                    if pending.is_empty() || pending.len() < live {
+                        continue;
+                    }
+                    // Every running search waits: one call for all their leaves.
+                    let batch = std::mem::take(&mut pending);
+                    let evaluations = if failed.is_some() {
+                        None
+                    } else {
+                        let mut positions = Vec::new();
+                        let mut paths = Vec::new();
+                        let mut owners = Vec::new();
+                        for (k, ps, ways) in &batch {
+                            positions.extend_from_slice(ps);
+                            paths.extend(ways.iter().cloned());
+                            owners.extend(std::iter::repeat_n(*k as i64, ps.len()));
+                        }
+                        Python::attach(|py| {
+                            py.check_signals().and_then(|()| {
+                                call_evaluator(
+                                    py,
+                                    t,
+                                    evaluator.bind(py),
+                                    &positions,
+                                    paths,
+                                    Some(owners),
+                                )
+                            })
+                        })
+                        .map_err(|e| *failed = Some(e))
+                        .ok()
+                    };
+                    let mut evaluations = evaluations.map(Vec::into_iter);
+                    for (k, ps, _) in batch {
+                        let share = evaluations
+                            .as_mut()
+                            .map(|all| all.by_ref().take(ps.len()).collect());
+                        // A search that has stopped no longer listens; nothing to tell it.
+                        let _ = replies[k].send(share);
+                    }
+                }
+                analyses
+            })
+        })
+    };
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    analyses
+        .iter()
+        .enumerate()
+        .map(|(k, a)| {
+            a.as_ref().map(analysis_info).ok_or_else(|| {
+                pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "search {k} failed (a bug in blokus: please report it)"
+                ))
+            })
+        })
+        .collect()
 }
 
 impl SearchCore {
@@ -1576,6 +1742,7 @@ fn _blokus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BatchCore>()?;
     m.add_class::<SearchCore>()?;
     m.add_function(wrap_pyfunction!(selfplay_games, m)?)?;
+    m.add_function(wrap_pyfunction!(run_evaluated_together, m)?)?;
     m.add_function(wrap_pyfunction!(list_moves, m)?)?;
     m.add_function(wrap_pyfunction!(enumerate_moves, m)?)?;
     m.add_function(wrap_pyfunction!(time_batch_replay, m)?)?;

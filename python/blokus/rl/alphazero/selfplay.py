@@ -1,35 +1,32 @@
 """Many games in flight, one network call for all their leaves.
 
-Each game runs on a thread of its own with a :class:`~blokus.bots.MctsBot` searching in Rust
-(the GIL released); when a search has gathered its leaves it hands them to the
-:class:`Batcher` and waits. The batcher calls the network once every game still playing has
-handed in its leaves, so that one call serves ``games x leaves`` positions, and gives each game
-back its share. A game's moves depend only on the network and its seed, not on which games
-share its calls.
+Every game has a :class:`GuidedSearch`; :meth:`GuidedSearch.analyse_together` searches one
+position of each game at once with :func:`blokus.bots.analyse_together`: the searches run in
+Rust on threads of their own, and once every search still running has gathered its leaves,
+one call of the network serves them all, about ``games x leaves`` positions. The games move
+in step, a move each per call of ``analyse_together``. A game's moves depend only on the
+network and its seed, not on which games share its calls.
 
 >>> import numpy as np
 >>> from blokus.variant import variant
 >>> e = Encoding(variant("duo"))
->>> alike = Batcher(lambda o, m: (m.astype(np.float32), np.full((len(o), 2), 0.5, np.float32)))
->>> jobs = [lambda k=k: self_play_game(GuidedSearch(e, alike.ask, 4, k), 2, k)[1].ply for k in range(3)]
->>> plies = run_threads(alike, jobs)
->>> alike.positions > alike.calls  # the three games' leaves shared calls
+>>> network = CountedNetwork(lambda o, m: (m.astype(np.float32), np.full((len(o), 2), 0.5, np.float32)))
+>>> played = self_play_games([GuidedSearch(e, network, 4, k) for k in range(3)], 2, [0, 1, 2])
+>>> network.positions > network.calls  # the three games' leaves shared calls
 True
 """
 
 from __future__ import annotations
 
-import functools
-import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from blokus.board import Board
-from blokus.bots import GreedyBot, MctsBot
+from blokus.bots import GreedyBot, MctsBot, analyse_together
 from blokus.rl import observation
 
 from .network import Encoding
@@ -46,123 +43,29 @@ SEARCH_OPTIONS: dict[str, Any] = {"rave_equivalence": 0.0, "first_play_reduction
 
 
 @dataclass
-class _Request:
-    obs: Any
-    masks: Any
-    result: tuple[Any, Any] | None = None
-    error: Exception | None = None
-
-
-@dataclass
-class Batcher:
-    """Gathers the leaves of many searches into one call of ``network`` (see the module's
-    docstring); counts the calls, the positions and the seconds spent in the network.
+class CountedNetwork:
+    """A network that counts its calls, the positions they held and the seconds they took.
 
     >>> import numpy as np
-    >>> calls = []
-    >>> def network(obs, masks):
-    ...     calls.append(len(obs))
-    ...     return np.ones(masks.shape, np.float32), np.full((len(obs), 2), 0.5, np.float32)
-    >>> batcher = Batcher(network)
-    >>> jobs = [lambda k=k: batcher.ask(np.zeros((k, 1)), np.zeros((k, 3), bool)) for k in (1, 2)]
-    >>> results = run_threads(batcher, jobs)
-    >>> calls, [r[0].shape for r in results]
-    ([3], [(1, 3), (2, 3)])
+    >>> n = CountedNetwork(lambda o, m: (m, o))
+    >>> _ = n(np.zeros((3, 1)), np.zeros((3, 2)))
+    >>> n.calls, n.positions
+    (1, 3)
     """
 
     network: Network
     calls: int = 0
     positions: int = 0
     seconds: float = 0.0
-    _cv: threading.Condition = field(default_factory=threading.Condition)
-    _pending: list[_Request] = field(default_factory=list)
-    _live: int = 0
 
-    def ask(self, obs: Any, masks: Any) -> tuple[Any, Any]:
-        """From a game's thread: the network's answer for its leaves, once all live games
-        have asked.
-
-        >>> import numpy as np
-        >>> b = Batcher(lambda o, m: (m.astype(np.float32), np.zeros((len(o), 2))))
-        >>> run_threads(b, [lambda: b.ask(np.zeros((1, 1)), np.ones((1, 2), bool))[0].tolist()])
-        [[[1.0, 1.0]]]
-        """
-        request = _Request(obs, masks)
-        with self._cv:
-            self._pending.append(request)
-            self._cv.notify_all()
-            while request.result is None and request.error is None:
-                self._cv.wait()
-        if request.error is not None:
-            raise request.error
-        assert request.result is not None
-        return request.result
-
-    def _serve(self) -> None:
-        """The calling thread's loop: evaluates batches until no game is live."""
-        while True:
-            with self._cv:
-                while self._live > 0 and len(self._pending) < self._live:
-                    self._cv.wait()
-                batch, self._pending = self._pending, []
-                if not batch and self._live == 0:
-                    return
-            started = time.perf_counter()
-            try:
-                priors, values = self.network(
-                    np.concatenate([r.obs for r in batch]), np.concatenate([r.masks for r in batch])
-                )
-                error = None
-            except Exception as e:  # noqa: BLE001 - handed to the games, which stop
-                error = e
+    def __call__(self, obs: Any, masks: Any) -> tuple[Any, Any]:
+        started = time.perf_counter()
+        try:
+            return self.network(obs, masks)
+        finally:
             self.seconds += time.perf_counter() - started
             self.calls += 1
-            self.positions += sum(len(r.obs) for r in batch)
-            with self._cv:
-                at = 0
-                for r in batch:
-                    k = len(r.obs)
-                    if error is None:
-                        r.result = (priors[at : at + k], values[at : at + k])
-                    else:
-                        r.error = error
-                    at += k
-                self._cv.notify_all()
-
-
-def run_threads(batcher: Batcher, jobs: Sequence[Callable[[], Any]]) -> list[Any]:
-    """Runs ``jobs`` on a thread each while this thread serves their network calls; their
-    results in order (the first error is raised once all have stopped).
-
-    >>> import numpy as np
-    >>> b = Batcher(lambda o, m: (m, o))
-    >>> run_threads(b, [lambda: 1, lambda: 2])
-    [1, 2]
-    """
-    results: list[Any] = [None] * len(jobs)
-    errors: list[Exception] = []
-
-    def work(k: int) -> None:
-        try:
-            results[k] = jobs[k]()
-        except Exception as e:  # noqa: BLE001 - raised once every thread has stopped
-            errors.append(e)
-        finally:
-            with batcher._cv:
-                batcher._live -= 1
-                batcher._cv.notify_all()
-
-    with batcher._cv:
-        batcher._live += len(jobs)
-    threads = [threading.Thread(target=work, args=(k,), daemon=True) for k in range(len(jobs))]
-    for t in threads:
-        t.start()
-    batcher._serve()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
-    return results
+            self.positions += len(obs)
 
 
 class GuidedSearch:
@@ -214,19 +117,25 @@ class GuidedSearch:
 
     def _evaluate(self, obs: Any, masks: Any, colors: Any) -> tuple[Any, Any]:
         priors, relative = self.ask(obs, masks)
+        priors = np.array(priors, np.float32)
         if self._root:
             # The search asks for the root alone, first.
             self._root = False
-            if self.noise > 0:
-                legal = np.flatnonzero(masks[0])
-                p = priors[0, legal] / max(float(priors[0, legal].sum()), 1e-30)
-                mixed = (1 - self.noise) * p + self.noise * self.rng.dirichlet(np.full(len(legal), 0.3))
-                priors = priors.copy()
-                priors[0, legal] = mixed
+            self._noisy_root(priors[0], masks[0])
+        return priors, self._per_player(relative, colors)
+
+    def _noisy_root(self, priors: Any, mask: Any) -> None:
+        """Mixes Dirichlet noise into the root's ``priors`` (in place) if ``noise`` is set."""
+        if self.noise > 0:
+            legal = np.flatnonzero(mask)
+            p = priors[legal] / max(float(priors[legal].sum()), 1e-30)
+            priors[legal] = (1 - self.noise) * p + self.noise * self.rng.dirichlet(np.full(len(legal), 0.3))
+
+    def _per_player(self, relative: Any, colors: Any) -> Any:
+        """Each player's value from the network's values per colour relative to the mover."""
         c = self.encoding.colors
         index = (np.arange(c)[None, :] - colors[:, None]) % c
-        absolute = np.take_along_axis(np.asarray(relative), index, axis=1)
-        return priors, absolute @ self._owners
+        return np.take_along_axis(np.asarray(relative), index, axis=1) @ self._owners
 
     def analyse(self, board: Board) -> Any:
         """The search of ``board`` from a fresh tree (so that the root gets its noise).
@@ -241,6 +150,41 @@ class GuidedSearch:
         self.bot.reset()
         self._root = True
         return self.bot.analyse(board)
+
+    @staticmethod
+    def analyse_together(searches: Sequence[GuidedSearch], boards: Sequence[Board]) -> list[Any]:
+        """:meth:`analyse` of each board by its search, all at once, one network call serving
+        the leaves of every search (:func:`blokus.bots.analyse_together`); the first search's
+        network serves all, and the searches' budgets and leaves must be the same. Each gets
+        the analysis its :meth:`analyse` would give.
+
+        >>> import numpy as np
+        >>> from blokus.variant import variant
+        >>> alike = lambda o, m: (m.astype(np.float32), np.full((len(o), 2), 0.5, np.float32))
+        >>> searches = [GuidedSearch(Encoding(variant("duo")), alike, 8, seed=k, noise=0.25) for k in range(2)]
+        >>> alone = searches[1].analyse(Board("duo"))
+        >>> searches[1].rng = np.random.default_rng(1)  # the noise drawn again
+        >>> GuidedSearch.analyse_together(searches, [Board("duo")] * 2)[1] == alone
+        True
+        """
+        if not searches:
+            return []
+        ask = searches[0].ask
+
+        def evaluate(obs: Any, masks: Any, colors: Any, which: Any) -> tuple[Any, Any]:
+            priors, relative = ask(obs, masks)
+            priors = np.array(priors, np.float32)
+            for row, k in enumerate(which):
+                # A search's first call is its root alone.
+                if searches[k]._root:
+                    searches[k]._root = False
+                    searches[k]._noisy_root(priors[row], masks[row])
+            return priors, searches[0]._per_player(relative, colors)
+
+        for search in searches:
+            search.bot.reset()
+            search._root = True
+        return analyse_together([s.bot for s in searches], boards, evaluate)
 
 
 @dataclass
@@ -288,9 +232,55 @@ def margin_value(board: Board, scale: float = 5.0) -> npt.NDArray[np.float32]:
     return squashed
 
 
+def self_play_games(
+    searches: Sequence[GuidedSearch],
+    sample_plies: int,
+    seeds: Sequence[int],
+    finished: Callable[[int], None] | None = None,
+) -> list[tuple[list[Sample], Board]]:
+    """A game of each search against itself, all in step (one
+    :meth:`GuidedSearch.analyse_together` a move): the first ``sample_plies`` moves drawn in
+    proportion to the visits (by a generator of the game's seed), the rest the most visited;
+    each game's samples and final board. ``finished(k)`` is called as game ``k`` ends.
+
+    >>> import numpy as np
+    >>> from blokus.variant import variant
+    >>> e = Encoding(variant("duo"))
+    >>> alike = lambda o, m: (m.astype(np.float32), np.full((len(o), 2), 0.5, np.float32))
+    >>> games = self_play_games([GuidedSearch(e, alike, simulations=2, seed=k) for k in (1, 2)], 4, [1, 2])
+    >>> [(len(samples) == board.ply, board.is_game_over()) for samples, board in games]
+    [(True, True), (True, True)]
+    """
+    rngs = [np.random.default_rng(seed) for seed in seeds]
+    boards = [Board(search.encoding.variant) for search in searches]
+    samples: list[list[Sample]] = [[] for _ in searches]
+    n = boards[0].variant.num_placements if boards else 0
+    live = [k for k, board in enumerate(boards) if not board.is_game_over()]
+    while live:
+        analyses = GuidedSearch.analyse_together([searches[k] for k in live], [boards[k] for k in live])
+        for k, analysis in zip(live, analyses):
+            board = boards[k]
+            ids = np.array([m.move.id for m in analysis.moves], np.int64)
+            visits = np.array([m.visits for m in analysis.moves], np.float32)
+            shares = visits / visits.sum()
+            mask = np.zeros(n, bool)
+            mask[board.legal_moves.ids()] = True
+            turn = board.turn
+            assert turn is not None
+            root = np.array(analysis.value, np.float32)
+            samples[k].append(Sample(observation(board).astype(np.uint8), mask, turn, ids, shares, root))
+            if board.ply < sample_plies:
+                board.push(int(rngs[k].choice(ids, p=shares)))
+            else:
+                board.push(analysis.best)
+            if board.is_game_over() and finished is not None:
+                finished(k)
+        live = [k for k in live if not boards[k].is_game_over()]
+    return list(zip(samples, boards))
+
+
 def self_play_game(search: GuidedSearch, sample_plies: int, seed: int) -> tuple[list[Sample], Board]:
-    """One game of the search against itself: the first ``sample_plies`` moves drawn in
-    proportion to the visits, the rest the most visited; every position's sample.
+    """One game of :func:`self_play_games`.
 
     >>> import numpy as np
     >>> from blokus.variant import variant
@@ -300,26 +290,7 @@ def self_play_game(search: GuidedSearch, sample_plies: int, seed: int) -> tuple[
     >>> len(samples) == board.ply, board.is_game_over()
     (True, True)
     """
-    rng = np.random.default_rng(seed)
-    board = Board(search.encoding.variant)
-    samples = []
-    n = board.variant.num_placements
-    while not board.is_game_over():
-        analysis = search.analyse(board)
-        ids = np.array([m.move.id for m in analysis.moves], np.int64)
-        visits = np.array([m.visits for m in analysis.moves], np.float32)
-        shares = visits / visits.sum()
-        mask = np.zeros(n, bool)
-        mask[board.legal_moves.ids()] = True
-        turn = board.turn
-        assert turn is not None
-        root = np.array(analysis.value, np.float32)
-        samples.append(Sample(observation(board).astype(np.uint8), mask, turn, ids, shares, root))
-        if board.ply < sample_plies:
-            board.push(int(rng.choice(ids, p=shares)))
-        else:
-            board.push(analysis.best)
-    return samples, board
+    return self_play_games([search], sample_plies, [seed])[0]
 
 
 def score_against_greedy(
@@ -337,21 +308,24 @@ def score_against_greedy(
     >>> 0 <= score <= 1
     True
     """
-    batcher = Batcher(network)
-    players = encoding.variant.num_players
-
-    def game(k: int) -> float:
-        search = GuidedSearch(encoding, batcher.ask, simulations, seed * 1000 + k, max_children=max_children)
-        greedy = GreedyBot(seed=seed * 1000 + k)
-        seat = k % players
-        board = Board(encoding.variant)
-        while not board.is_game_over():
-            if board.player == seat:
-                board.push(search.analyse(board).best)
-            else:
-                board.push(greedy.choose(board))
-        return float(outcome(board)[seat])
-
     started = time.perf_counter()
-    scores = run_threads(batcher, [functools.partial(game, k) for k in range(games)])
+    players = encoding.variant.num_players
+    searches = [
+        GuidedSearch(encoding, network, simulations, seed * 1000 + k, max_children=max_children) for k in range(games)
+    ]
+    greedy = [GreedyBot(seed=seed * 1000 + k) for k in range(games)]
+    boards = [Board(encoding.variant) for _ in range(games)]
+    seats = [k % players for k in range(games)]
+    while True:
+        for k, board in enumerate(boards):
+            while not board.is_game_over() and board.player != seats[k]:
+                board.push(greedy[k].choose(board))
+        live = [k for k, board in enumerate(boards) if not board.is_game_over()]
+        if not live:
+            break
+        for k, analysis in zip(
+            live, GuidedSearch.analyse_together([searches[k] for k in live], [boards[k] for k in live])
+        ):
+            boards[k].push(analysis.best)
+    scores = [float(outcome(board)[seat]) for board, seat in zip(boards, seats)]
     return float(np.mean(scores)), time.perf_counter() - started

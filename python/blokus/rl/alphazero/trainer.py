@@ -13,10 +13,8 @@ NetConfig(filters=32, blocks=1, value_hidden=64, size_prior=1.0)
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -31,14 +29,13 @@ from blokus.variant import Variant
 from . import network as net
 from .network import _savez
 from .selfplay import (
-    Batcher,
+    CountedNetwork,
     GuidedSearch,
     Sample,
     margin_value,
     outcome,
-    run_threads,
     score_against_greedy,
-    self_play_game,
+    self_play_games,
 )
 
 
@@ -292,7 +289,7 @@ class Trainer:
         self._step = jax.jit(step)
 
     def network(self, obs: Any, masks: Any) -> tuple[Any, Any]:
-        """The current network on a batch (what the batcher calls): priors and values
+        """The current network on a batch (what the searches call): priors and values
         relative to the mover (see :meth:`~blokus.rl.alphazero.network.Model.predict`).
 
         >>> import tempfile
@@ -313,22 +310,29 @@ class Trainer:
         """
         c = self.config
         started = time.perf_counter()
-        batcher = Batcher(self.network)
+        network = CountedNetwork(self.network)
         progress = Progress(c.games, sys.stderr, enabled=not self.quiet and sys.stderr.isatty())
         base = int(self.rng.integers(2**62))
-        drawing = threading.Lock()  # the games finish on their own threads
-
-        def game(k: int) -> tuple[list[Sample], Any, Any]:
-            search = GuidedSearch(
-                self.encoding, batcher.ask, c.simulations, base + k, c.noise, c.leaves, max_children=c.max_children
+        searches = [
+            GuidedSearch(
+                self.encoding, network, c.simulations, base + k, c.noise, c.leaves, max_children=c.max_children
             )
-            samples, board = self_play_game(search, c.sample_plies, base + k)
-            with drawing:
-                progress.step(f"iteration {self.iterations + 1}: self-play")
-            value = (1 - c.margin) * outcome(board) + c.margin * margin_value(board)
-            return samples, value, np.array(board.points(), np.float32)
-
-        games = run_threads(batcher, [functools.partial(game, k) for k in range(c.games)])
+            for k in range(c.games)
+        ]
+        played = self_play_games(
+            searches,
+            c.sample_plies,
+            [base + k for k in range(c.games)],
+            lambda _: progress.step(f"iteration {self.iterations + 1}: self-play"),
+        )
+        games = [
+            (
+                samples,
+                (1 - c.margin) * outcome(board) + c.margin * margin_value(board),
+                np.array(board.points(), np.float32),
+            )
+            for samples, board in played
+        ]
         progress.close()
         new = 0
         for samples, values, points in games:
@@ -364,9 +368,9 @@ class Trainer:
             "steps": steps,
             "seconds": round(seconds, 2),
             "selfplay_seconds": round(selfplay_seconds, 2),
-            "network_seconds": round(batcher.seconds, 2),
-            "network_positions": batcher.positions,
-            "network_calls": batcher.calls,
+            "network_seconds": round(network.seconds, 2),
+            "network_positions": network.positions,
+            "network_calls": network.calls,
             "train_seconds": round(train_seconds, 2),
             "eval_seconds": round(eval_seconds, 2),
             "total_seconds": round(self.seconds, 2),
