@@ -748,6 +748,11 @@ impl<'a> Worker<'a> {
                     let values = values(&c.t.variant, &points, c.config.margin_weight);
                     self.back_up(&path, &values);
                     done += 1;
+                    // Near the end of a game every leaf may be a final one, which needs no
+                    // evaluator call: the clock is looked at here too.
+                    if c.deadline.is_some_and(|d| Instant::now() >= d) {
+                        break;
+                    }
                     continue;
                 }
                 let position = self.game.snapshot();

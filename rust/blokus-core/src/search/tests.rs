@@ -213,6 +213,32 @@ fn an_evaluated_search_does_not_begin_a_batch_it_has_no_time_for() {
     });
     assert!(a.simulations >= 8, "{a:?}");
     assert!(a.seconds < 0.1, "{} s for a budget of 0.1 s", a.seconds);
+    // Two plies before the end of a game every leaf is soon a final one, which asks the
+    // evaluator nothing: the clock stops the search all the same.
+    let mut board = Board::new(Arc::clone(&t));
+    let mut rng = Rng::new(5);
+    while let Some(id) = board.sample_move(&mut rng) {
+        board.play(id).unwrap();
+    }
+    board.undo();
+    board.undo();
+    search.set_board(&board);
+    let budget = Budget {
+        simulations: Some(1 << 40),
+        seconds: Some(0.05),
+    };
+    let b = search.run_evaluated(budget, 8, &mut |positions, _| {
+        Some(
+            positions
+                .iter()
+                .map(|_| Evaluation {
+                    priors: vec![0.0; n],
+                    values: Some(vec![0.5, 0.5]),
+                })
+                .collect(),
+        )
+    });
+    assert!(b.seconds < 0.5, "{} s for a budget of 0.05 s", b.seconds);
 }
 
 /// The flat-board features of a move, counted cell by cell from the geometry's neighbour
