@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::{Budget, Evaluation, Search, SearchConfig};
 use crate::game::board::Board;
+use crate::position::Position;
 use crate::rng::Rng;
 use crate::tables::{tables, Tables};
 use crate::testing::odd_variants;
@@ -199,17 +200,18 @@ fn an_evaluated_search_does_not_begin_a_batch_it_has_no_time_for() {
     search.set_board(&Board::new(Arc::clone(&t)));
     // Calls of 30 ms within 0.1 s: the root's, then batches ending at about 60 and 90 ms;
     // one more would end past the budget, so the search stops at about 90 ms.
+    let even = |positions: &[Position]| {
+        positions
+            .iter()
+            .map(|_| Evaluation {
+                priors: vec![0.0; n],
+                values: Some(vec![0.5, 0.5]),
+            })
+            .collect()
+    };
     let a = search.run_evaluated(Budget::seconds(0.1), 8, &mut |positions, _| {
         std::thread::sleep(std::time::Duration::from_millis(30));
-        Some(
-            positions
-                .iter()
-                .map(|_| Evaluation {
-                    priors: vec![0.0; n],
-                    values: Some(vec![0.5, 0.5]),
-                })
-                .collect(),
-        )
+        Some(even(positions))
     });
     assert!(a.simulations >= 8, "{a:?}");
     assert!(a.seconds < 0.1, "{} s for a budget of 0.1 s", a.seconds);
@@ -227,17 +229,7 @@ fn an_evaluated_search_does_not_begin_a_batch_it_has_no_time_for() {
         simulations: Some(1 << 40),
         seconds: Some(0.05),
     };
-    let b = search.run_evaluated(budget, 8, &mut |positions, _| {
-        Some(
-            positions
-                .iter()
-                .map(|_| Evaluation {
-                    priors: vec![0.0; n],
-                    values: Some(vec![0.5, 0.5]),
-                })
-                .collect(),
-        )
-    });
+    let b = search.run_evaluated(budget, 8, &mut |positions, _| Some(even(positions)));
     assert!(b.seconds < 0.5, "{} s for a budget of 0.05 s", b.seconds);
 }
 
