@@ -30,6 +30,7 @@ __all__ = [
     "cpu_levels_supported",
     "enumerate_moves",
     "list_moves",
+    "run_evaluated_together",
     "selfplay_games",
     "time_batch_replay",
 ]
