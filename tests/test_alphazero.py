@@ -79,8 +79,8 @@ def test_a_network_that_favours_the_mover_gives_each_player_its_value() -> None:
         return masks.astype(np.float32), values
 
     search = GuidedSearch(e, mover_wins, simulations=4, seed=1)
-    colors = np.array([0, 1, 2, 3])
-    _, values = search._evaluate(np.zeros((4, 1)), np.ones((4, 3), bool), colors)
+    _, relative = mover_wins(np.zeros((4, 1)), np.ones((4, 3), bool))
+    values = search._per_player(relative, np.array([0, 1, 2, 3]))
     # Colour c belongs to player c % 2, who gets half its two colours' values.
     assert values.tolist() == [[0.5, 0.0], [0.0, 0.5], [0.5, 0.0], [0.0, 0.5]]
 

@@ -602,8 +602,12 @@ def analyse_together(bots: Sequence[MctsBot], boards: Sequence[Board], evaluator
         _check_playing(board)
     from blokus import _blokus
 
+    asked = time.perf_counter()
     simulations, budget = bots[0]._budget(None)
     cores = [bot._core(board) for bot, board in zip(bots, boards)]
+    if budget is not None:
+        # As in MctsBot.analyse, the time counts from the call.
+        budget = max(budget - (time.perf_counter() - asked), 0.0)
 
     def evaluate(observations: Any, masks: Any, paths: list[list[int]], colors: Any, searches: Any) -> Any:
         return evaluator(observations, masks, colors, searches)

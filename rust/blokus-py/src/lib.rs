@@ -1,11 +1,13 @@
 //! The Python extension `blokus._blokus`: conversions and GIL handling over `blokus-core`.
 //! No rules live here.
 //!
-//! Threads: no method holds a borrow of its object while the GIL is released (another thread
-//! would then get PyO3's "Already borrowed"). A long call works on a copy of what it needs
+//! Threads: a long call releases the GIL. It works on a copy of what it needs
 //! (`BoardCore.perft` counts on a copy of the board), or keeps its state behind a lock and
-//! raises `BusyError` when another thread holds it (`BatchCore.step`). Long calls check for
-//! signals now and then, so Ctrl-C stops them with `KeyboardInterrupt`.
+//! raises `BusyError` when another thread holds it (`BatchCore.step`). The searches
+//! (`SearchCore.run`, `run_evaluated`, `run_evaluated_together`) are the exception: they keep
+//! their `SearchCore` mutably borrowed, so a Python thread that touches a search while it runs
+//! gets PyO3's "Already borrowed"; a search belongs to one thread at a time. Long calls check
+//! for signals now and then, so Ctrl-C stops them with `KeyboardInterrupt`.
 
 mod errors;
 

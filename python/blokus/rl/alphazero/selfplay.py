@@ -69,10 +69,9 @@ class CountedNetwork:
 
 
 class GuidedSearch:
-    """A :class:`~blokus.bots.MctsBot` whose priors and values come from a network through a
-    batcher (``ask(observations, masks)``), with Dirichlet noise on the root's priors when
-    ``noise`` is set (self-play explores); a node keeps the ``max_children`` moves of highest
-    prior.
+    """A :class:`~blokus.bots.MctsBot` whose priors and values come from a network
+    (``ask(observations, masks)``), with Dirichlet noise on the root's priors when ``noise`` is
+    set (self-play explores); a node keeps the ``max_children`` moves of highest prior.
 
     >>> import numpy as np
     >>> from blokus import Board
@@ -104,25 +103,15 @@ class GuidedSearch:
                 owners[c, p] = 1.0 / len(colors)
         self._owners = owners
         self._root = False
+        # The network reaches the search through analyse_together, not as the bot's evaluator.
         self.bot = MctsBot(
             simulations=simulations,
             seconds=seconds,
             seed=seed,
-            evaluator=self._evaluate,
-            evaluator_colors=True,
             batch_size=leaves,
             max_children=max_children,
             **SEARCH_OPTIONS,
         )
-
-    def _evaluate(self, obs: Any, masks: Any, colors: Any) -> tuple[Any, Any]:
-        priors, relative = self.ask(obs, masks)
-        priors = np.array(priors, np.float32)
-        if self._root:
-            # The search asks for the root alone, first.
-            self._root = False
-            self._noisy_root(priors[0], masks[0])
-        return priors, self._per_player(relative, colors)
 
     def _noisy_root(self, priors: Any, mask: Any) -> None:
         """Mixes Dirichlet noise into the root's ``priors`` (in place) if ``noise`` is set."""
@@ -147,16 +136,14 @@ class GuidedSearch:
         >>> s.analyse(Board("duo")).best in Board("duo").legal_moves
         True
         """
-        self.bot.reset()
-        self._root = True
-        return self.bot.analyse(board)
+        return GuidedSearch.analyse_together([self], [board])[0]
 
     @staticmethod
     def analyse_together(searches: Sequence[GuidedSearch], boards: Sequence[Board]) -> list[Any]:
-        """:meth:`analyse` of each board by its search, all at once, one network call serving
-        the leaves of every search (:func:`blokus.bots.analyse_together`); the first search's
-        network serves all, and the searches' budgets and leaves must be the same. Each gets
-        the analysis its :meth:`analyse` would give.
+        """Each board searched by its search from a fresh tree, all at once, one network call
+        serving the leaves of every search (:func:`blokus.bots.analyse_together`); the first
+        search's network serves all, and the searches' budgets and leaves must be the same.
+        Each gets the analysis :meth:`analyse` would give it alone.
 
         >>> import numpy as np
         >>> from blokus.variant import variant
