@@ -540,7 +540,8 @@ impl Context<'_> {
 }
 
 /// A simulation's way down the tree: the nodes and the edges taken, the moves with the colours
-/// that played them, the leaf reached and whether to expand it.
+/// that played them, the leaf reached, whether to expand it, and its values if it is a
+/// finished game met before.
 #[derive(Default)]
 struct Path {
     steps: Vec<(u32, u32)>,
@@ -548,6 +549,7 @@ struct Path {
     colors: Vec<u8>,
     leaf: u32,
     expand: bool,
+    final_values: Option<[f32; MAX_COLORS]>,
 }
 
 /// One thread's share of a search: its own playout and random numbers.
@@ -631,16 +633,35 @@ impl<'a> Worker<'a> {
 
     fn simulate(&mut self) {
         let path = self.descend();
+        self.played_out.clear();
+        if let Some(values) = path.final_values {
+            self.back_up(&path, &values);
+            return;
+        }
         self.reach(&path);
-        if path.expand && self.game.turn().is_some() {
+        if self.game.turn().is_none() {
+            self.back_up_final(&path);
+            return;
+        }
+        if path.expand {
             let last = path.moves.last().copied().or(self.c.last);
             let moves = self.moves_with_priors(last);
             self.expand(path.leaf, &moves);
         }
-        self.played_out.clear();
         let points = self.game.finish(&mut self.rng, &mut self.played_out);
         let values = values(&self.c.t.variant, &points, self.c.config.margin_weight);
         self.back_up(&path, &values);
+    }
+
+    /// Backs up the values of the finished game the playout's position is, the leaf of
+    /// `path`, and marks the leaf with them: the next simulations to reach it back them up
+    /// without replaying the moves to it.
+    fn back_up_final(&mut self, path: &Path) {
+        let points = self.game.finish(&mut self.rng, &mut self.played_out);
+        debug_assert!(self.played_out.is_empty(), "a finished game has no moves");
+        let values = values(&self.c.t.variant, &points, self.c.config.margin_weight);
+        self.c.lock().finish(path.leaf, &values);
+        self.back_up(path, &values);
     }
 
     /// Descends from the root while nodes are expanded, marking the path as under way.
@@ -657,6 +678,7 @@ impl<'a> Worker<'a> {
             node = tree.child(e);
         }
         tree.begin(&path.steps, node);
+        path.final_values = tree.final_values(node);
         let n = &tree.nodes[node as usize];
         path.leaf = node;
         path.expand = !n.expanded
@@ -740,13 +762,17 @@ impl<'a> Worker<'a> {
             ways.clear();
             while batch.len() < batch_size.min((c.most - done) as usize) {
                 let path = self.descend();
-                self.reach(&path);
-                if self.game.turn().is_none() {
+                self.played_out.clear();
+                let finished = path.final_values.is_some() || {
+                    self.reach(&path);
+                    self.game.turn().is_none()
+                };
+                if finished {
                     // The end of the game: its value is known.
-                    self.played_out.clear();
-                    let points = self.game.finish(&mut self.rng, &mut self.played_out);
-                    let values = values(&c.t.variant, &points, c.config.margin_weight);
-                    self.back_up(&path, &values);
+                    match path.final_values {
+                        Some(values) => self.back_up(&path, &values),
+                        None => self.back_up_final(&path),
+                    }
                     done += 1;
                     // Near the end of a game every leaf may be a final one, which needs no
                     // evaluator call: the clock is looked at here too.

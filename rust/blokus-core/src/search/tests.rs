@@ -105,6 +105,83 @@ fn the_subtree_of_the_moves_played_is_kept() {
     assert_eq!(search.analysis(0, 0.0).root_visits, 0);
 }
 
+/// Each finished game in `search`'s tree (from the root `board`), checked against its position:
+/// the game is over there, its values are those of its points, and every simulation that
+/// reached it backed them up. Returns how many there are.
+fn check_finals(search: &Search, board: &Board) -> usize {
+    let (tree, cfg, v) = (&search.tree, &search.config, &search.t.variant);
+    let mut stack = vec![(tree.root, board.clone())];
+    let mut finals = 0;
+    while let Some((node, at)) = stack.pop() {
+        let n = &tree.nodes[node as usize];
+        if let Some(values) = tree.final_values(node) {
+            assert!(
+                at.position().is_game_over(),
+                "a finished node's game goes on"
+            );
+            let points = at.points(v.scoring);
+            assert_eq!(values, super::values(v, &points, cfg.margin_weight));
+            for (p, &v) in values.iter().enumerate() {
+                let backed_up = n.visits as f32 * v;
+                assert!((n.value[p] - backed_up).abs() <= 1e-3 * backed_up.max(1.0));
+            }
+            finals += 1;
+            continue;
+        }
+        assert!(
+            !(n.expanded && n.len == 0),
+            "an expanded node without moves is a finished game"
+        );
+        for e in tree
+            .edges_of(node)
+            .iter()
+            .filter(|e| e.child != super::tree::NONE)
+        {
+            let mut next = at.clone();
+            next.play(e.id).unwrap();
+            stack.push((e.child, next));
+        }
+    }
+    finals
+}
+
+#[test]
+fn finished_games_in_the_tree_keep_their_own_values() {
+    for id in ["duo", "classic_2", "trigon_2"] {
+        let t = tables(id).unwrap();
+        // Late in a game, where the search reaches the end of the game.
+        let mut board = Board::new(Arc::clone(&t));
+        let mut rng = Rng::new(7);
+        while board.legal_moves().len() > 4 || board.ply() < 8 {
+            let Some(id) = board.sample_move(&mut rng) else {
+                break;
+            };
+            board.play(id).unwrap();
+        }
+        let mut search = search_of(&t, 1);
+        search.set_board(&board);
+        search.run(Budget::simulations(3000), &mut || true);
+        assert!(
+            check_finals(&search, &board) > 0,
+            "{id}: the search met no end of the game"
+        );
+        // The kept subtree keeps them, and the evaluated search (values by playouts) too.
+        let next = search.analysis(0, 0.0).pv[0];
+        board.play(next).unwrap();
+        search.set_board(&board);
+        check_finals(&search, &board);
+        let mut evaluate = |positions: &[Position], _: &[Vec<u32>]| {
+            let none = Evaluation {
+                priors: vec![0.0; t.num_placements()],
+                values: None,
+            };
+            Some(vec![none; positions.len()])
+        };
+        search.run_evaluated(Budget::simulations(2000), 8, &mut evaluate);
+        assert!(check_finals(&search, &board) > 0, "{id}");
+    }
+}
+
 #[test]
 fn a_time_budget_stops_the_search_and_so_does_go_on() {
     let t = tables("classic").unwrap();

@@ -10,7 +10,8 @@ use crate::variant::MAX_COLORS;
 /// No node yet (an edge not tried), or no player (the game is over).
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// A position in the tree.
+/// A position in the tree. A finished game's node is expanded with no edges and no player;
+/// its `first` is the index of its values in [`Tree::finals`].
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
     /// Its edges: `edges[first..first + len]`, once expanded.
@@ -84,6 +85,9 @@ pub(crate) struct Selection {
 pub(crate) struct Tree {
     pub(crate) nodes: Vec<Node>,
     pub(crate) edges: Vec<Edge>,
+    /// The values of the finished games among the nodes (one per player, as backed up), so
+    /// that a simulation that reaches one again needs neither its position nor a playout.
+    pub(crate) finals: Vec<[f32; MAX_COLORS]>,
     pub(crate) root: u32,
 }
 
@@ -93,6 +97,7 @@ impl Tree {
         Tree {
             nodes: vec![Node::new()],
             edges: Vec::new(),
+            finals: Vec::new(),
             root: 0,
         }
     }
@@ -171,6 +176,26 @@ impl Tree {
             amaf_visits: 0,
             amaf_value: 0.0,
         }));
+    }
+
+    /// Marks `node` a finished game whose simulations are worth `values`, if it is not
+    /// expanded yet.
+    pub(crate) fn finish(&mut self, node: u32, values: &[f32; MAX_COLORS]) {
+        let n = &mut self.nodes[node as usize];
+        if n.expanded {
+            return;
+        }
+        n.expanded = true;
+        n.player = NONE;
+        n.first = self.finals.len() as u32;
+        n.len = 0;
+        self.finals.push(*values);
+    }
+
+    /// The values of `node` if it is a finished game marked by [`Tree::finish`].
+    pub(crate) fn final_values(&self, node: u32) -> Option<[f32; MAX_COLORS]> {
+        let n = &self.nodes[node as usize];
+        (n.expanded && n.player == NONE).then(|| self.finals[n.first as usize])
     }
 
     /// Adds a simulation's value for `node`'s player to the all-moves-as-first statistics of
@@ -256,6 +281,7 @@ impl Tree {
         let mut out = Tree {
             nodes: Vec::new(),
             edges: Vec::new(),
+            finals: Vec::new(),
             root: 0,
         };
         // Depth first; each node is copied, then its edges, then the nodes they lead to.
@@ -268,6 +294,12 @@ impl Tree {
             let mut n = self.nodes[old as usize].clone();
             n.pending = 0;
             let (first, len) = (n.first, n.len);
+            if let Some(values) = self.final_values(old) {
+                n.first = out.finals.len() as u32;
+                out.finals.push(values);
+                out.nodes.push(n);
+                continue;
+            }
             n.first = out.edges.len() as u32;
             out.nodes.push(n);
             if self.nodes[old as usize].expanded {
@@ -346,5 +378,21 @@ mod tests {
         assert_eq!(sub.edges[0].id, 20);
         assert_eq!(sub.edges[0].child, 1);
         assert_eq!(sub.nodes[0].player, 1);
+    }
+
+    #[test]
+    fn a_finished_game_keeps_its_values_in_a_subtree() {
+        let mut t = two_level();
+        let child = t.edges[1].child;
+        let leaf = t.edges[t.nodes[child as usize].first as usize].child;
+        let values = [0.9, 0.1, 0.0, 0.0];
+        assert_eq!(t.final_values(leaf), None);
+        t.finish(leaf, &values);
+        t.finish(leaf, &[0.0; MAX_COLORS]); // once marked, kept
+        assert_eq!(t.final_values(leaf), Some(values));
+        assert_eq!(t.best(leaf), None);
+        let sub = t.subtree(child);
+        assert_eq!(sub.final_values(sub.edges[0].child), Some(values));
+        assert_eq!(sub.final_values(0), None);
     }
 }
