@@ -7,6 +7,7 @@ use crate::bits::{nth_one_in, Bits};
 use crate::cpu::multiversion;
 use crate::movegen::corner::directed::{slots_in, Available, DirSlice, Directed};
 use crate::movegen::corner::full::{Full, Slice};
+use crate::movegen::corner::window::Window;
 use crate::movegen::corner::{AnyCornerGen, CornerGen};
 use crate::movegen::{Generator, Scratch};
 use crate::placement::footprint::Footprint;
@@ -403,6 +404,32 @@ impl<'t, const W: usize> Engine<'t, W> {
     /// random moves almost never do.
     #[inline(always)]
     fn answer(&mut self, rng: &mut Rng) -> Option<u32> {
+        let (near, twice, through) = self.answer_cells()?;
+        let mut answers = std::mem::take(&mut self.answers);
+        answers.clear();
+        match self.ds.window() {
+            Some(window) => self.answers_by_window(window, &through, &near, &twice, &mut answers),
+            None => self.answers_by_listing(&through, &near, &twice, &mut answers),
+        }
+        let chosen = (!answers.is_empty()).then(|| {
+            let pieces = answers.iter().fold(0u32, |m, &(_, p)| m | 1 << p);
+            let largest = self.bias.largest(pieces);
+            loop {
+                let (id, piece) = answers[rng.below(answers.len() as u64) as usize];
+                if self.bias.accepts(rng, usize::from(piece), largest) {
+                    break id;
+                }
+            }
+        });
+        self.answers = answers;
+        chosen
+    }
+
+    /// What [`Engine::answer`] counts, if the colour to move has a piece down and there is
+    /// anything to count: the cells that count, those of them that count twice, and the
+    /// colour's live cells through which a placement can cover one.
+    #[inline(always)]
+    fn answer_cells(&self) -> Option<(Bits, Bits, Bits)> {
         let c = usize::from(self.common.to_move);
         if c == usize::from(NO_COLOR) || self.common.placed[c] == 0 {
             return None;
@@ -426,17 +453,30 @@ impl<'t, const W: usize> Engine<'t, W> {
             return None;
         }
         let twice = near & self.corner.attach[c];
-        // Only the placements through live cells whose placements can reach a counted cell.
         let mut through = Bits::EMPTY;
         for a in self.live[c].iter() {
             if t.placements.footprints.span(a).intersects(&near) {
                 through.insert(a);
             }
         }
+        Some((near, twice, through))
+    }
+
+    /// Appends to `answers` the legal moves (with their pieces) of the colour to move through
+    /// the cells of `through` that count the most toward [`Engine::answer`] (more than 1,
+    /// at most [`MOST_LOCAL`]): each move listed, and its cells looked up in `near` and
+    /// `twice`.
+    #[inline(always)]
+    fn answers_by_listing(
+        &mut self,
+        through: &Bits,
+        near: &Bits,
+        twice: &Bits,
+        answers: &mut Vec<(u32, u8)>,
+    ) {
+        let t = self.t;
         let mut best = 1;
-        let mut answers = std::mem::take(&mut self.answers);
-        answers.clear();
-        self.for_each_move_through(&through, |id| {
+        self.for_each_move_through(through, |id| {
             let fp = t.placements.footprint(id);
             let mut k = 0;
             for &x in fp.cells {
@@ -453,18 +493,61 @@ impl<'t, const W: usize> Engine<'t, W> {
             }
             true
         });
-        let chosen = (!answers.is_empty()).then(|| {
-            let pieces = answers.iter().fold(0u32, |m, &(_, p)| m | 1 << p);
-            let largest = self.bias.largest(pieces);
-            loop {
-                let (id, piece) = answers[rng.below(answers.len() as u64) as usize];
-                if self.bias.accepts(rng, usize::from(piece), largest) {
-                    break id;
+    }
+
+    /// [`Engine::answers_by_listing`] where the layouts have windows: the same moves in the
+    /// same order, but a slot's count comes from the window bits its placement covers, so that
+    /// only the moves kept are named and no placement's record is read for the others.
+    #[inline(always)]
+    fn answers_by_window(
+        &mut self,
+        window: &Window<W>,
+        through: &Bits,
+        near: &Bits,
+        twice: &Bits,
+        answers: &mut Vec<(u32, u8)>,
+    ) {
+        let (full, ds) = (self.full, self.ds);
+        let n = self.t.variant.num_cells();
+        let c = self.common.to_move as usize;
+        let mut best = 1;
+        // As in `for_each_move_through`: each cell made exact, the placements through cells
+        // already visited cleared.
+        let mut done = Bits::EMPTY;
+        for a in through.iter() {
+            if !self.refresh(c, a) {
+                continue;
+            }
+            let dir = self.dir[c * n + a] as usize;
+            let mut ok = self.cache[c * n + a];
+            ds.clear_near(a, dir, &mut ok, &done);
+            let base = ds.full_slots(full, a, dir);
+            let (l, near_bits) = window.gather(a, dir, near);
+            let (_, twice_bits) = window.gather(a, dir, twice);
+            // The attach cell itself, which every placement through it covers.
+            let at_a = u32::from(near.contains(a)) + u32::from(twice.contains(a));
+            for (w, &word) in ok.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let j = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let cover = window.cover(l, j);
+                    let k = (at_a
+                        + (cover & near_bits).count_ones()
+                        + (cover & twice_bits).count_ones())
+                    .min(MOST_LOCAL);
+                    if k > best {
+                        best = k;
+                        answers.clear();
+                    }
+                    if k == best {
+                        let slot = base[j] as usize;
+                        answers.push((full.id(a, slot), full.slot_piece(a, slot) as u8));
+                    }
                 }
             }
-        });
-        self.answers = answers;
-        chosen
+            done.insert(a);
+        }
     }
 
     /// A tournament's score of a move: its piece's weight and what its cells do to the
@@ -1261,7 +1344,7 @@ impl<'t> Plain<'t> {
 mod tests {
     use std::collections::HashSet;
 
-    use super::{Game, Playout, PlayoutPolicy, MOST_LOCAL};
+    use super::{Engine, Game, Playout, PlayoutPolicy, MOST_LOCAL};
     use crate::geometry::{Coord, Geometry};
     use crate::reference;
     use crate::rng::Rng;
@@ -1452,6 +1535,65 @@ mod tests {
                 }
             }
             assert!(answered > 10, "{id}: answered {answered} times");
+        }
+    }
+
+    /// The answers of `e` by listing and by windows, each on a copy of the engine as it was.
+    fn answers_both_ways<const W: usize>(e: &Engine<'_, W>) -> Option<[Vec<(u32, u8)>; 2]> {
+        let (near, twice, through) = e.answer_cells()?;
+        let window = e.ds.window().expect("a board with windows");
+        let (mut listing, mut windowed) = (e.clone(), e.clone());
+        let mut answers = [Vec::new(), Vec::new()];
+        listing.answers_by_listing(&through, &near, &twice, &mut answers[0]);
+        windowed.answers_by_window(window, &through, &near, &twice, &mut answers[1]);
+        Some(answers)
+    }
+
+    #[test]
+    fn answers_by_window_are_the_answers_by_listing() {
+        // Along random games on the boards with windows, the two ways of finding a playout's
+        // answers give the same moves with the same pieces in the same order (so a seeded
+        // playout draws the same answer either way).
+        let policy = PlayoutPolicy {
+            local: true,
+            ..PlayoutPolicy::UNIFORM
+        };
+        for id in ["duo", "junior", "classic", "classic_2", "classic_3"] {
+            let t = tables(id).unwrap();
+            let mut rng = Rng::new(5);
+            let (mut compared, mut answered) = (0, 0);
+            for _ in 0..3 {
+                let mut board = crate::Board::new(t.clone());
+                while let Some(m) = board.sample_move(&mut rng) {
+                    board.play(m).unwrap();
+                    if board.position().is_game_over() {
+                        break;
+                    }
+                    let mut game = Playout::with_policy(&t, policy);
+                    game.set_position(board.position());
+                    let recent: Vec<(u32, u8)> = board
+                        .moves()
+                        .zip(board.move_colors())
+                        .map(|(m, d)| (m, d as u8))
+                        .collect();
+                    game.recall(&recent);
+                    let both = match &game.0 {
+                        Game::W1(e) => answers_both_ways(e),
+                        Game::W2(e) => answers_both_ways(e),
+                        Game::W4(e) => answers_both_ways(e),
+                        Game::Plain(_) => unreachable!("{id} is a flat board"),
+                    };
+                    if let Some([listing, windowed]) = both {
+                        assert_eq!(listing, windowed, "{id} after {} moves", board.ply());
+                        compared += 1;
+                        answered += usize::from(!listing.is_empty());
+                    }
+                }
+            }
+            assert!(
+                compared > 20 && answered > 10,
+                "{id}: {compared} compared, {answered} answered"
+            );
         }
     }
 

@@ -246,6 +246,12 @@ impl Full {
         (piece, len)
     }
 
+    /// The piece of the placement in slot `slot` of cell `a`, without reading its record.
+    #[inline(always)]
+    pub(crate) fn slot_piece(&self, a: usize, slot: usize) -> usize {
+        usize::from(self.cells_of_slots.piece[self.class[a] as usize * self.stride + slot])
+    }
+
     /// The slots of the pieces in `available` (bit p = piece p), one slice per cell class.
     #[inline(always)]
     pub(crate) fn available(&self, available: u32) -> [Slice; 2] {
