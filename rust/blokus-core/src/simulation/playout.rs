@@ -7,7 +7,6 @@ use crate::bits::{nth_one_in, Bits};
 use crate::cpu::multiversion;
 use crate::movegen::corner::directed::{slots_in, Available, DirSlice, Directed};
 use crate::movegen::corner::full::{Full, Slice};
-use crate::movegen::corner::window::Window;
 use crate::movegen::corner::{AnyCornerGen, CornerGen};
 use crate::movegen::{Generator, Scratch};
 use crate::placement::footprint::Footprint;
@@ -407,10 +406,7 @@ impl<'t, const W: usize> Engine<'t, W> {
         let (near, twice, through) = self.answer_cells()?;
         let mut answers = std::mem::take(&mut self.answers);
         answers.clear();
-        match self.ds.window() {
-            Some(window) => self.answers_by_window(window, &through, &near, &twice, &mut answers),
-            None => self.answers_by_listing(&through, &near, &twice, &mut answers),
-        }
+        self.answers_by_counts(&through, &near, &twice, &mut answers);
         let chosen = (!answers.is_empty()).then(|| {
             let pieces = answers.iter().fold(0u32, |m, &(_, p)| m | 1 << p);
             let largest = self.bias.largest(pieces);
@@ -465,8 +461,8 @@ impl<'t, const W: usize> Engine<'t, W> {
     /// Appends to `answers` the legal moves (with their pieces) of the colour to move through
     /// the cells of `through` that count the most toward [`Engine::answer`] (more than 1,
     /// at most [`MOST_LOCAL`]): each move listed, and its cells looked up in `near` and
-    /// `twice`.
-    #[inline(always)]
+    /// `twice`. The reference [`Engine::answers_by_counts`] is tested against.
+    #[cfg(test)]
     fn answers_by_listing(
         &mut self,
         through: &Bits,
@@ -495,13 +491,16 @@ impl<'t, const W: usize> Engine<'t, W> {
         });
     }
 
-    /// [`Engine::answers_by_listing`] where the layouts have windows: the same moves in the
-    /// same order, but a slot's count comes from the window bits its placement covers, so that
-    /// only the moves kept are named and no placement's record is read for the others.
+    /// Appends to `answers` the legal moves (with their pieces) of the colour to move through
+    /// the cells of `through` that count the most toward [`Engine::answer`] (more than 1, at
+    /// most [`MOST_LOCAL`]), in the order the caches list them. Rather than each move listed
+    /// and its cells looked up (as the reference, `answers_by_listing`, does), the counts of
+    /// all the slots through a cell are added up at once from the slots covering each counted
+    /// cell, a few word operations per cell, so that only the moves kept are named and no
+    /// placement's record is read for the others.
     #[inline(always)]
-    fn answers_by_window(
+    fn answers_by_counts(
         &mut self,
-        window: &Window<W>,
         through: &Bits,
         near: &Bits,
         twice: &Bits,
@@ -521,21 +520,36 @@ impl<'t, const W: usize> Engine<'t, W> {
             let dir = self.dir[c * n + a] as usize;
             let mut ok = self.cache[c * n + a];
             ds.clear_near(a, dir, &mut ok, &done);
-            let base = ds.full_slots(full, a, dir);
-            let (l, near_bits) = window.gather(a, dir, near);
-            let (_, twice_bits) = window.gather(a, dir, twice);
+            // Per slot, how many of the counted cells other than `a` its placement covers (a
+            // cell of `twice` counted again), in binary: ones, twos, and "four or more" (which
+            // is all a count needs while no count is kept above 4).
+            const { assert!(MOST_LOCAL <= 4) };
+            let mut planes = [[0u64; W]; 3];
+            let mut add = |covering: &DirSlice<W>| {
+                for w in 0..W {
+                    let carry = planes[0][w] & covering[w];
+                    planes[0][w] ^= covering[w];
+                    planes[2][w] |= planes[1][w] & carry;
+                    planes[1][w] ^= carry;
+                }
+            };
+            ds.each_covering(a, dir, near, &mut add);
+            ds.each_covering(a, dir, twice, &mut add);
             // The attach cell itself, which every placement through it covers.
             let at_a = u32::from(near.contains(a)) + u32::from(twice.contains(a));
+            let base = ds.full_slots(full, a, dir);
             for (w, &word) in ok.iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
-                    let j = w * 64 + bits.trailing_zeros() as usize;
+                    let i = bits.trailing_zeros();
+                    let j = w * 64 + i as usize;
                     bits &= bits - 1;
-                    let cover = window.cover(l, j);
-                    let k = (at_a
-                        + (cover & near_bits).count_ones()
-                        + (cover & twice_bits).count_ones())
-                    .min(MOST_LOCAL);
+                    let bit = |plane: &[u64; W]| (plane[w] >> i & 1) as u32;
+                    let k = if bit(&planes[2]) == 1 {
+                        MOST_LOCAL
+                    } else {
+                        (at_a + 2 * bit(&planes[1]) + bit(&planes[0])).min(MOST_LOCAL)
+                    };
                     if k > best {
                         best = k;
                         answers.clear();
@@ -1538,27 +1552,35 @@ mod tests {
         }
     }
 
-    /// The answers of `e` by listing and by windows, each on a copy of the engine as it was.
+    /// The answers of `e` by listing and by counts, each on a copy of the engine as it was.
     fn answers_both_ways<const W: usize>(e: &Engine<'_, W>) -> Option<[Vec<(u32, u8)>; 2]> {
         let (near, twice, through) = e.answer_cells()?;
-        let window = e.ds.window().expect("a board with windows");
-        let (mut listing, mut windowed) = (e.clone(), e.clone());
         let mut answers = [Vec::new(), Vec::new()];
-        listing.answers_by_listing(&through, &near, &twice, &mut answers[0]);
-        windowed.answers_by_window(window, &through, &near, &twice, &mut answers[1]);
+        e.clone()
+            .answers_by_listing(&through, &near, &twice, &mut answers[0]);
+        e.clone()
+            .answers_by_counts(&through, &near, &twice, &mut answers[1]);
         Some(answers)
     }
 
     #[test]
-    fn answers_by_window_are_the_answers_by_listing() {
-        // Along random games on the boards with windows, the two ways of finding a playout's
-        // answers give the same moves with the same pieces in the same order (so a seeded
-        // playout draws the same answer either way).
+    fn answers_by_counts_are_the_answers_by_listing() {
+        // Along random games on flat boards, the two ways of finding a playout's answers give
+        // the same moves with the same pieces in the same order (so a seeded playout draws the
+        // same answer either way).
         let policy = PlayoutPolicy {
             local: true,
             ..PlayoutPolicy::UNIFORM
         };
-        for id in ["duo", "junior", "classic", "classic_2", "classic_3"] {
+        for id in [
+            "duo",
+            "junior",
+            "classic",
+            "classic_2",
+            "classic_3",
+            "trigon",
+            "trigon_3",
+        ] {
             let t = tables(id).unwrap();
             let mut rng = Rng::new(5);
             let (mut compared, mut answered) = (0, 0);
@@ -1583,8 +1605,8 @@ mod tests {
                         Game::W4(e) => answers_both_ways(e),
                         Game::Plain(_) => unreachable!("{id} is a flat board"),
                     };
-                    if let Some([listing, windowed]) = both {
-                        assert_eq!(listing, windowed, "{id} after {} moves", board.ply());
+                    if let Some([listing, counted]) = both {
+                        assert_eq!(listing, counted, "{id} after {} moves", board.ply());
                         compared += 1;
                         answered += usize::from(!listing.is_empty());
                     }

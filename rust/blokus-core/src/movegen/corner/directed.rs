@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use super::full::{clear_covering, word_range, Full, Slice, SLICE_WORDS};
+use super::full::{each_covering, word_range, Full, Slice, SLICE_WORDS};
 use super::window::{Diagonals, Window};
 use crate::bits::{nth_one_in, Bits};
 use crate::geometry::Coord;
@@ -671,16 +671,33 @@ impl<const W: usize> Directed<W> {
     /// `a`.
     #[inline(always)]
     fn clear_near_by_list(&self, a: usize, dir: usize, ok: &mut DirSlice<W>, cells: &Bits) {
+        self.each_covering(a, dir, cells, |slice| {
+            for w in 0..W {
+                ok[w] &= !slice[w];
+            }
+        });
+    }
+
+    /// Calls `f` with the slots of `a` in direction `dir` whose placement covers the cell, for
+    /// each cell of `cells` near `a` (but `a` itself), in increasing cell order.
+    #[inline(always)]
+    pub(crate) fn each_covering(
+        &self,
+        a: usize,
+        dir: usize,
+        cells: &Bits,
+        f: impl FnMut(&DirSlice<W>),
+    ) {
         let r = self.near[a * self.dirs + dir];
         let words = &self.near_bits[r.bits as usize..r.bits as usize + r.len as usize];
         let index = &self.near_index[r.slices as usize..];
         let table = &self.slice_table;
-        clear_covering(
+        each_covering(
             words,
             r.lo as usize,
             |k| &table[index[k] as usize],
-            ok,
             cells,
+            f,
         );
     }
 

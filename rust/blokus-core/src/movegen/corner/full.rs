@@ -359,11 +359,8 @@ pub(crate) fn word_range(b: &Bits) -> (u8, u8) {
     (lo as u8, hi as u8)
 }
 
-/// Clears from `ok` the slots whose placement covers a cell of `cells`: `near` are the cells
-/// the slots' placements cover, as the words of a board's bitset from word `lo` on (the others
-/// are zero), and `slice(k)` is the slice of the `k`-th of them (in increasing cell order). A
-/// cell's slice is found by its rank in `near`, so only the given cells among the near ones are
-/// visited.
+/// Clears from `ok` the slots whose placement covers a cell of `cells` (see
+/// [`each_covering`] for `near`, `lo` and `slice`).
 #[inline(always)]
 pub(crate) fn clear_covering<'s, const W: usize, F: Fn(usize) -> &'s [u64; W]>(
     near: &[u64],
@@ -372,15 +369,35 @@ pub(crate) fn clear_covering<'s, const W: usize, F: Fn(usize) -> &'s [u64; W]>(
     ok: &mut [u64; W],
     cells: &Bits,
 ) {
+    each_covering(near, lo, slice, cells, |slice| {
+        for i in 0..W {
+            ok[i] &= !slice[i];
+        }
+    });
+}
+
+/// Calls `f` with the slice of each cell of `cells` that the slots' placements may cover:
+/// `near` are those cells, as the words of a board's bitset from word `lo` on (the others are
+/// zero), and `slice(k)` is the slice of the slots covering the `k`-th of them (in increasing
+/// cell order). A cell's slice is found by its rank in `near`, so only the given cells among
+/// the near ones are visited.
+#[inline(always)]
+pub(crate) fn each_covering<'s, const W: usize, S, F>(
+    near: &[u64],
+    lo: usize,
+    slice: S,
+    cells: &Bits,
+    mut f: F,
+) where
+    S: Fn(usize) -> &'s [u64; W],
+    F: FnMut(&[u64; W]),
+{
     let mut rank = 0usize;
     for (&word, &other) in near.iter().zip(&cells.0[lo..]) {
         let mut hit = word & other;
         while hit != 0 {
             let below = word & ((1u64 << hit.trailing_zeros()) - 1);
-            let slice = slice(rank + below.count_ones() as usize);
-            for i in 0..W {
-                ok[i] &= !slice[i];
-            }
+            f(slice(rank + below.count_ones() as usize));
             hit &= hit - 1;
         }
         rank += word.count_ones() as usize;

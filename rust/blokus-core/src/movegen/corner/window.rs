@@ -229,13 +229,6 @@ impl<const W: usize> Window<W> {
         (l, window)
     }
 
-    /// The window bits the placement of slot `j` of layout `l` covers (every cell of it but
-    /// the attach cell).
-    #[inline(always)]
-    pub(crate) fn cover(&self, l: usize, j: usize) -> u64 {
-        self.cover[l * 64 * W + j]
-    }
-
     /// Whether the placement of slot `j` of layout `l` covers a cell of `window`.
     #[inline(always)]
     pub(crate) fn covers(&self, l: usize, j: usize, window: u64) -> bool {
