@@ -1490,15 +1490,45 @@ mod tests {
         (scores.iter().copied().max().unwrap_or(0), scores)
     }
 
+    /// Calls `f` at each position of `games` random games of variant `id` (up to the end)
+    /// with the board and an answering playout set to it and told the moves before it.
+    fn along_random_games(
+        id: &str,
+        seed: u64,
+        games: usize,
+        mut f: impl FnMut(&crate::Board, &mut Playout<'_>, &mut Rng),
+    ) {
+        let t = tables(id).unwrap();
+        let policy = PlayoutPolicy {
+            local: true,
+            ..PlayoutPolicy::UNIFORM
+        };
+        let mut rng = Rng::new(seed);
+        for _ in 0..games {
+            let mut board = crate::Board::new(t.clone());
+            while let Some(m) = board.sample_move(&mut rng) {
+                board.play(m).unwrap();
+                if board.position().is_game_over() {
+                    break;
+                }
+                let mut game = Playout::with_policy(&t, policy);
+                game.set_position(board.position());
+                let recent: Vec<(u32, u8)> = board
+                    .moves()
+                    .zip(board.move_colors())
+                    .map(|(m, d)| (m, d as u8))
+                    .collect();
+                game.recall(&recent);
+                f(&board, &mut game, &mut rng);
+            }
+        }
+    }
+
     #[test]
     fn answers_cover_the_most_cells_the_last_moves_opened() {
         // Along random games, a playout set to each position (told the moves before it)
         // answers with a move of the highest score there is, and with none when no move scores
         // or when the colour to move has yet to put its first piece down.
-        let policy = PlayoutPolicy {
-            local: true,
-            ..PlayoutPolicy::UNIFORM
-        };
         for id in [
             "duo",
             "classic",
@@ -1507,47 +1537,30 @@ mod tests {
             "trigon",
             "trigon_3",
         ] {
-            let t = tables(id).unwrap();
-            let mut rng = Rng::new(31);
             let mut answered = 0;
-            for _ in 0..2 {
-                let mut board = crate::Board::new(t.clone());
-                while let Some(m) = board.sample_move(&mut rng) {
-                    board.play(m).unwrap();
-                    if board.position().is_game_over() {
-                        break;
-                    }
-                    let c = board.position().turn().unwrap();
-                    let legal = reference::legal_moves(&t, board.position(), c);
-                    let (mut best, scores) = best_answer(&board, &legal);
-                    if board.position().placed(c) == 0 {
-                        best = 0; // a colour's first piece answers nothing
-                    }
-                    let mut game = Playout::with_policy(&t, policy);
-                    game.set_position(board.position());
-                    let recent: Vec<(u32, u8)> = board
-                        .moves()
-                        .zip(board.move_colors())
-                        .map(|(m, d)| (m, d as u8))
-                        .collect();
-                    game.recall(&recent);
-                    let answer = match &mut game.0 {
-                        Game::W1(e) => e.answer(&mut rng),
-                        Game::W2(e) => e.answer(&mut rng),
-                        Game::W4(e) => e.answer(&mut rng),
-                        Game::Plain(_) => unreachable!("{id} is a flat board"),
-                    };
-                    let label = format!("{id} after {} moves", board.ply());
-                    match answer {
-                        None => assert_eq!(best, 0, "{label}: a move scores {best}"),
-                        Some(a) => {
-                            let i = legal.binary_search(&a).expect("a legal answer");
-                            assert_eq!(scores[i], best, "{label}: answered {a}");
-                            answered += 1;
-                        }
+            along_random_games(id, 31, 2, |board, game, rng| {
+                let c = board.position().turn().unwrap();
+                let legal = reference::legal_moves(board.tables(), board.position(), c);
+                let (mut best, scores) = best_answer(board, &legal);
+                if board.position().placed(c) == 0 {
+                    best = 0; // a colour's first piece answers nothing
+                }
+                let answer = match &mut game.0 {
+                    Game::W1(e) => e.answer(rng),
+                    Game::W2(e) => e.answer(rng),
+                    Game::W4(e) => e.answer(rng),
+                    Game::Plain(_) => unreachable!("{id} is a flat board"),
+                };
+                let label = format!("{id} after {} moves", board.ply());
+                match answer {
+                    None => assert_eq!(best, 0, "{label}: a move scores {best}"),
+                    Some(a) => {
+                        let i = legal.binary_search(&a).expect("a legal answer");
+                        assert_eq!(scores[i], best, "{label}: answered {a}");
+                        answered += 1;
                     }
                 }
-            }
+            });
             assert!(answered > 10, "{id}: answered {answered} times");
         }
     }
@@ -1568,10 +1581,6 @@ mod tests {
         // Along random games on flat boards, the two ways of finding a playout's answers give
         // the same moves with the same pieces in the same order (so a seeded playout draws the
         // same answer either way).
-        let policy = PlayoutPolicy {
-            local: true,
-            ..PlayoutPolicy::UNIFORM
-        };
         for id in [
             "duo",
             "junior",
@@ -1581,37 +1590,20 @@ mod tests {
             "trigon",
             "trigon_3",
         ] {
-            let t = tables(id).unwrap();
-            let mut rng = Rng::new(5);
             let (mut compared, mut answered) = (0, 0);
-            for _ in 0..3 {
-                let mut board = crate::Board::new(t.clone());
-                while let Some(m) = board.sample_move(&mut rng) {
-                    board.play(m).unwrap();
-                    if board.position().is_game_over() {
-                        break;
-                    }
-                    let mut game = Playout::with_policy(&t, policy);
-                    game.set_position(board.position());
-                    let recent: Vec<(u32, u8)> = board
-                        .moves()
-                        .zip(board.move_colors())
-                        .map(|(m, d)| (m, d as u8))
-                        .collect();
-                    game.recall(&recent);
-                    let both = match &game.0 {
-                        Game::W1(e) => answers_both_ways(e),
-                        Game::W2(e) => answers_both_ways(e),
-                        Game::W4(e) => answers_both_ways(e),
-                        Game::Plain(_) => unreachable!("{id} is a flat board"),
-                    };
-                    if let Some([listing, counted]) = both {
-                        assert_eq!(listing, counted, "{id} after {} moves", board.ply());
-                        compared += 1;
-                        answered += usize::from(!listing.is_empty());
-                    }
+            along_random_games(id, 5, 3, |board, game, _| {
+                let both = match &game.0 {
+                    Game::W1(e) => answers_both_ways(e),
+                    Game::W2(e) => answers_both_ways(e),
+                    Game::W4(e) => answers_both_ways(e),
+                    Game::Plain(_) => unreachable!("{id} is a flat board"),
+                };
+                if let Some([listing, counted]) = both {
+                    assert_eq!(listing, counted, "{id} after {} moves", board.ply());
+                    compared += 1;
+                    answered += usize::from(!listing.is_empty());
                 }
-            }
+            });
             assert!(
                 compared > 20 && answered > 10,
                 "{id}: {compared} compared, {answered} answered"
