@@ -507,19 +507,8 @@ impl<'t, const W: usize> Engine<'t, W> {
         answers: &mut Vec<(u32, u8)>,
     ) {
         let (full, ds) = (self.full, self.ds);
-        let n = self.t.variant.num_cells();
-        let c = self.common.to_move as usize;
         let mut best = 1;
-        // As in `for_each_move_through`: each cell made exact, the placements through cells
-        // already visited cleared.
-        let mut done = Bits::EMPTY;
-        for a in through.iter() {
-            if !self.refresh(c, a) {
-                continue;
-            }
-            let dir = self.dir[c * n + a] as usize;
-            let mut ok = self.cache[c * n + a];
-            ds.clear_near(a, dir, &mut ok, &done);
+        self.for_each_slice_through(through, |a, dir, ok| {
             // Per slot, how many of the counted cells other than `a` its placement covers (a
             // cell of `twice` counted again), in binary: ones, twos, and "four or more" (which
             // is all a count needs while no count is kept above 4).
@@ -560,8 +549,8 @@ impl<'t, const W: usize> Engine<'t, W> {
                     }
                 }
             }
-            done.insert(a);
-        }
+            true
+        });
     }
 
     /// A tournament's score of a move: its piece's weight and what its cells do to the
@@ -681,8 +670,33 @@ impl<'t, const W: usize> Engine<'t, W> {
     /// does.
     #[inline(always)]
     fn for_each_move_through<F: FnMut(u32) -> bool>(&mut self, cells: &Bits, mut f: F) -> bool {
-        let (t, full, ds) = (self.t, self.full, self.ds);
-        let n = t.variant.num_cells();
+        let (full, ds) = (self.full, self.ds);
+        self.for_each_slice_through(cells, |a, dir, ok| {
+            let base = ds.full_slots(full, a, dir);
+            for (w, &word) in ok.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let j = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if !f(full.id(a, base[j] as usize)) {
+                        return false;
+                    }
+                }
+            }
+            true
+        })
+    }
+
+    /// Calls `f` with each cell `a` of `cells` (of the live cells of the colour to move, which
+    /// has a piece down), its direction and the legal placements through it not through a cell
+    /// before it, so that every legal placement through the cells comes once; stops early when
+    /// `f` returns `false` (and returns `false`).
+    #[inline(always)]
+    fn for_each_slice_through<F>(&mut self, cells: &Bits, mut f: F) -> bool
+    where
+        F: FnMut(usize, usize, &DirSlice<W>) -> bool,
+    {
+        let n = self.t.variant.num_cells();
         let c = self.common.to_move as usize;
         // Each cell is made exact, then listed. A placement through several of the cells is
         // listed from the first of them: the placements through cells already visited are
@@ -694,17 +708,9 @@ impl<'t, const W: usize> Engine<'t, W> {
             }
             let dir = self.dir[c * n + a] as usize;
             let mut ok = self.cache[c * n + a];
-            ds.clear_near(a, dir, &mut ok, &done);
-            let base = ds.full_slots(full, a, dir);
-            for (w, &word) in ok.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let j = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    if !f(full.id(a, base[j] as usize)) {
-                        return false;
-                    }
-                }
+            self.ds.clear_near(a, dir, &mut ok, &done);
+            if !f(a, dir, &ok) {
+                return false;
             }
             done.insert(a);
         }
