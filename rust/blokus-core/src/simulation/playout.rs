@@ -508,49 +508,59 @@ impl<'t, const W: usize> Engine<'t, W> {
     ) {
         let (full, ds) = (self.full, self.ds);
         let mut best = 1;
-        self.for_each_slice_through(through, |a, dir, ok| {
-            // Per slot, how many of the counted cells other than `a` its placement covers (a
-            // cell of `twice` counted again), in binary: ones, twos, and "four or more" (which
-            // is all a count needs while no count is kept above 4).
-            const { assert!(MOST_LOCAL <= 4) };
-            let mut planes = [[0u64; W]; 3];
-            let mut add = |covering: &DirSlice<W>| {
-                for w in 0..W {
-                    let carry = planes[0][w] & covering[w];
-                    planes[0][w] ^= covering[w];
-                    planes[2][w] |= planes[1][w] & carry;
-                    planes[1][w] ^= carry;
+        self.for_each_slice_through(
+            through,
+            #[inline(always)]
+            |a, dir, ok| {
+                // Per slot, how many of the counted cells other than `a` its placement covers (a
+                // cell of `twice` counted again), in binary: ones, twos, and "four or more" (which
+                // is all a count needs while no count is kept above 4).
+                const { assert!(MOST_LOCAL <= 4) };
+                let mut planes = [[0u64; W]; 3];
+                for counted in [near, twice] {
+                    ds.each_covering(
+                        a,
+                        dir,
+                        counted,
+                        #[inline(always)]
+                        |covering| {
+                            for w in 0..W {
+                                let carry = planes[0][w] & covering[w];
+                                planes[0][w] ^= covering[w];
+                                planes[2][w] |= planes[1][w] & carry;
+                                planes[1][w] ^= carry;
+                            }
+                        },
+                    );
                 }
-            };
-            ds.each_covering(a, dir, near, &mut add);
-            ds.each_covering(a, dir, twice, &mut add);
-            // The attach cell itself, which every placement through it covers.
-            let at_a = u32::from(near.contains(a)) + u32::from(twice.contains(a));
-            let base = ds.full_slots(full, a, dir);
-            for (w, &word) in ok.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let i = bits.trailing_zeros();
-                    let j = w * 64 + i as usize;
-                    bits &= bits - 1;
-                    let bit = |plane: &[u64; W]| (plane[w] >> i & 1) as u32;
-                    let k = if bit(&planes[2]) == 1 {
-                        MOST_LOCAL
-                    } else {
-                        (at_a + 2 * bit(&planes[1]) + bit(&planes[0])).min(MOST_LOCAL)
-                    };
-                    if k > best {
-                        best = k;
-                        answers.clear();
-                    }
-                    if k == best {
-                        let slot = base[j] as usize;
-                        answers.push((full.id(a, slot), full.slot_piece(a, slot) as u8));
+                // The attach cell itself, which every placement through it covers.
+                let at_a = u32::from(near.contains(a)) + u32::from(twice.contains(a));
+                let base = ds.full_slots(full, a, dir);
+                for (w, &word) in ok.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let i = bits.trailing_zeros();
+                        let j = w * 64 + i as usize;
+                        bits &= bits - 1;
+                        let bit = |plane: &[u64; W]| (plane[w] >> i & 1) as u32;
+                        let k = if bit(&planes[2]) == 1 {
+                            MOST_LOCAL
+                        } else {
+                            (at_a + 2 * bit(&planes[1]) + bit(&planes[0])).min(MOST_LOCAL)
+                        };
+                        if k > best {
+                            best = k;
+                            answers.clear();
+                        }
+                        if k == best {
+                            let slot = base[j] as usize;
+                            answers.push((full.id(a, slot), full.slot_piece(a, slot) as u8));
+                        }
                     }
                 }
-            }
-            true
-        });
+                true
+            },
+        );
     }
 
     /// A tournament's score of a move: its piece's weight and what its cells do to the
@@ -671,20 +681,24 @@ impl<'t, const W: usize> Engine<'t, W> {
     #[inline(always)]
     fn for_each_move_through<F: FnMut(u32) -> bool>(&mut self, cells: &Bits, mut f: F) -> bool {
         let (full, ds) = (self.full, self.ds);
-        self.for_each_slice_through(cells, |a, dir, ok| {
-            let base = ds.full_slots(full, a, dir);
-            for (w, &word) in ok.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let j = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    if !f(full.id(a, base[j] as usize)) {
-                        return false;
+        self.for_each_slice_through(
+            cells,
+            #[inline(always)]
+            |a, dir, ok| {
+                let base = ds.full_slots(full, a, dir);
+                for (w, &word) in ok.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let j = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if !f(full.id(a, base[j] as usize)) {
+                            return false;
+                        }
                     }
                 }
-            }
-            true
-        })
+                true
+            },
+        )
     }
 
     /// Calls `f` with each cell `a` of `cells` (of the live cells of the colour to move, which
