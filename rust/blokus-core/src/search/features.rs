@@ -84,8 +84,11 @@ pub(crate) struct Scorer<'a> {
     own: Bits,
     /// The cells touching the piece put down last.
     near_last: Bits,
-    /// Flat boards: the free cells other players' colours reach, and the number the mover's
-    /// colour reaches (see [`Features::reach`]).
+    /// Flat boards: what the mover's usable attach cells and other players' reach (see
+    /// [`Features::reach`]), the free cells of the latter, and the number of cells the mover's
+    /// colour reaches.
+    own_reached: Reached,
+    their_reached: Reached,
     their_reach: Bits,
     own_reach: u32,
 }
@@ -98,6 +101,53 @@ fn reached(t: &Tables, from: &Bits) -> Bits {
         to |= *t.placements.footprints.near(x);
     }
     to
+}
+
+/// The cells a set of cells reaches, with how many of its cells reach each (one, two, more),
+/// so that what the set reaches once a move takes one or two of its cells away is a few word
+/// operations instead of a walk over all the others: a move takes at least one of the
+/// mover's attach cells, and seldom more than two.
+struct Reached {
+    from: Bits,
+    any: Bits,
+    once: Bits,
+    twice: Bits,
+}
+
+impl Reached {
+    fn new(t: &Tables, from: Bits) -> Reached {
+        let (mut any, mut two, mut three) = (Bits::EMPTY, Bits::EMPTY, Bits::EMPTY);
+        for x in from.iter() {
+            let near = *t.placements.footprints.near(x);
+            three |= two & near;
+            two |= any & near;
+            any |= near;
+        }
+        Reached {
+            from,
+            any,
+            once: any & !two,
+            twice: two & !three,
+        }
+    }
+
+    /// The cells reached by the cells of the set outside `gone`: those no longer reached are
+    /// the ones every cell reaching them from the set is gone.
+    #[inline(always)]
+    fn without(&self, t: &Tables, gone: &Bits) -> Bits {
+        let gone = self.from & *gone;
+        let near = |x: usize| *t.placements.footprints.near(x);
+        let mut cells = gone.iter();
+        match (cells.next(), cells.next(), cells.next()) {
+            (None, _, _) => self.any,
+            (Some(a), None, _) => self.any & !(self.once & near(a)),
+            (Some(a), Some(b), None) => {
+                let (a, b) = (near(a), near(b));
+                self.any & !((self.once & (a | b)) | (self.twice & a & b))
+            }
+            _ => reached(t, &(self.from & !gone)),
+        }
+    }
 }
 
 impl<'a> Scorer<'a> {
@@ -119,10 +169,11 @@ impl<'a> Scorer<'a> {
                 beside_theirs.insert(usize::from(n));
             }
         }
+        let (own_reached, their_reached) = (Reached::new(t, own), Reached::new(t, theirs));
         let (mut their_reach, mut own_reach) = (Bits::EMPTY, 0);
         if let RuleState::Corner(state) = &pos.rules {
-            their_reach = reached(t, &theirs) & !common.occupied;
-            own_reach = (reached(t, &own) & !state.forbidden[c]).count();
+            their_reach = their_reached.any & !common.occupied;
+            own_reach = (own_reached.any & !state.forbidden[c]).count();
         }
         let near_last = last.map_or(Bits::EMPTY, |last| {
             let masks = t.placements.footprints.masks(&t.placements.footprint(last));
@@ -137,6 +188,8 @@ impl<'a> Scorer<'a> {
             beside_theirs,
             own,
             near_last,
+            own_reached,
+            their_reached,
             their_reach,
             own_reach,
         }
@@ -159,17 +212,18 @@ impl<'a> Scorer<'a> {
                 let fresh = masks.corners & !state.forbidden[c] & !state.attach[c];
                 // What the colour reaches from its attach cells after the move: those the move
                 // neither covers nor spoils, and the new ones.
-                let forbidden = state.forbidden[c] | masks.cells | masks.edges;
-                let attach = (self.own & !forbidden) | fresh;
-                let reach =
-                    (reached(t, &attach) & !forbidden).count() as f32 - self.own_reach as f32;
+                let spoiled = masks.cells | masks.edges;
+                let forbidden = state.forbidden[c] | spoiled;
+                let kept = self.own_reached.without(t, &spoiled);
+                let reach = ((kept | reached(t, &fresh)) & !forbidden).count() as f32
+                    - self.own_reach as f32;
                 // The others lose the cells the move covers, and what only the attach cells it
                 // covers reached.
                 let covered = masks.cells & self.theirs;
                 let cut = if covered.is_empty() {
                     count(self.their_reach & masks.cells)
                 } else {
-                    let still = reached(t, &(self.theirs & !masks.cells)) & !common.occupied;
+                    let still = self.their_reached.without(t, &masks.cells) & !common.occupied;
                     count(self.their_reach & (masks.cells | !still))
                 };
                 let centre = if common.placed[c] < 4 {
@@ -251,4 +305,44 @@ fn closeness_to_centre(t: &Tables, cells: &[u16]) -> f32 {
         })
         .fold(f32::INFINITY, f32::min);
     (1.0 - nearest / half_diagonal).max(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{reached, Reached};
+    use crate::bits::Bits;
+    use crate::rng::Rng;
+    use crate::tables::tables;
+
+    /// What a set reaches without some of its cells, by the counts, is what the rest of it
+    /// reaches, for every number of cells taken away (one and two by the counts, more by the
+    /// walk).
+    #[test]
+    fn the_reach_without_some_cells_is_the_reach_of_the_rest() {
+        let mut rng = Rng::new(9);
+        for id in ["duo", "classic", "trigon"] {
+            let t = tables(id).unwrap();
+            let cells = t.variant.num_cells() as u64;
+            for round in 0..400 {
+                let pick = |rng: &mut Rng, n: usize| {
+                    Bits::from_cells((0..n).map(|_| rng.below(cells) as usize))
+                };
+                let from = pick(&mut rng, 1 + round % 20);
+                let inside = from.iter().collect::<Vec<_>>();
+                let mut gone = pick(&mut rng, round % 3);
+                for _ in 0..round % 5 {
+                    gone.insert(inside[rng.below(inside.len() as u64) as usize]);
+                }
+                let set = Reached::new(&t, from);
+                assert_eq!(set.any, reached(&t, &from), "{id}");
+                assert_eq!(
+                    set.without(&t, &gone),
+                    reached(&t, &(from & !gone)),
+                    "{id}: {:?} without {:?}",
+                    inside,
+                    gone.iter().collect::<Vec<_>>()
+                );
+            }
+        }
+    }
 }
