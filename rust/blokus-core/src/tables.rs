@@ -25,6 +25,9 @@ pub struct Tables {
     pub(crate) placements: Placements,
     pub(crate) rules: RuleTables,
     pub(crate) generator: Generator,
+    /// Per cell, how close it lies to the middle of the board (for the search's
+    /// [`crate::Features::centre`]).
+    pub(crate) centre: Vec<f32>,
 }
 
 impl Tables {
@@ -34,6 +37,7 @@ impl Tables {
         let rules = RuleTables::new(&variant);
         let generator = Generator::new(&variant, &placements, &rules);
         Tables {
+            centre: variant.closeness_to_centre(),
             variant,
             placements,
             rules,

@@ -3,7 +3,6 @@
 //! a few word operations.
 
 use crate::bits::Bits;
-use crate::geometry::Geometry;
 use crate::position::{Position, RuleState};
 use crate::tables::Tables;
 
@@ -227,7 +226,10 @@ impl<'a> Scorer<'a> {
                     count(self.their_reach & (masks.cells | !still))
                 };
                 let centre = if common.placed[c] < 4 {
-                    closeness_to_centre(t, fp.cells)
+                    fp.cells
+                        .iter()
+                        .map(|&x| t.centre[usize::from(x)])
+                        .fold(0.0, f32::max)
                 } else {
                     0.0
                 };
@@ -281,30 +283,6 @@ impl<'a> Scorer<'a> {
             }
         }
     }
-}
-
-/// `1 - d / D` for the cell of `cells` nearest the middle of the board (`D` half the diagonal
-/// of the grid the cells lie on; Trigon's columns are half a triangle wide).
-#[inline(always)]
-fn closeness_to_centre(t: &Tables, cells: &[u16]) -> f32 {
-    let v = &t.variant;
-    let (w, h) = v.extent();
-    let x_scale = if matches!(v.geometry, Geometry::Triangle { .. }) {
-        0.5
-    } else {
-        1.0
-    };
-    let (cx, cy) = ((w - 1) as f32 / 2.0 * x_scale, (h - 1) as f32 / 2.0);
-    let half_diagonal = (cx * cx + cy * cy).sqrt().max(1.0);
-    let nearest = cells
-        .iter()
-        .map(|&c| {
-            let [x, y, _] = v.cells[usize::from(c)];
-            let (dx, dy) = (x as f32 * x_scale - cx, y as f32 - cy);
-            (dx * dx + dy * dy).sqrt()
-        })
-        .fold(f32::INFINITY, f32::min);
-    (1.0 - nearest / half_diagonal).max(0.0)
 }
 
 #[cfg(test)]

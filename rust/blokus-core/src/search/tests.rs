@@ -434,6 +434,36 @@ fn plain_corner_features(
     ]
 }
 
+/// The centre feature from the coordinates: during the mover's first four pieces,
+/// `1 - d / D` for the move's cell nearest the middle (`D` half the grid's diagonal, Trigon's
+/// columns half as wide), at least 0; 0 later.
+fn plain_centre(t: &Tables, pos: &Position, id: u32) -> f32 {
+    let v = &t.variant;
+    let c = usize::from(pos.common.to_move);
+    if pos.common.placed[c] >= 4 {
+        return 0.0;
+    }
+    let scale = if matches!(v.geometry, crate::geometry::Geometry::Triangle { .. }) {
+        0.5
+    } else {
+        1.0
+    };
+    let width = v.cells().iter().map(|c| c[0]).max().unwrap() as f64 * scale;
+    let height = v.cells().iter().map(|c| c[1]).max().unwrap() as f64;
+    let (cx, cy) = (width / 2.0, height / 2.0);
+    let nearest = t
+        .placements
+        .footprint(id)
+        .cells
+        .iter()
+        .map(|&x| {
+            let [x, y, _] = v.cells()[usize::from(x)];
+            (x as f64 * scale - cx).hypot(y as f64 - cy)
+        })
+        .fold(f64::INFINITY, f64::min);
+    (1.0 - nearest / cx.hypot(cy).max(1.0)).max(0.0) as f32
+}
+
 #[test]
 fn move_features_are_what_they_say_on_flat_boards() {
     for id in ["duo", "classic_3", "trigon", "junior"] {
@@ -461,6 +491,12 @@ fn move_features_are_what_they_say_on_flat_boards() {
                     ours,
                     plain_corner_features(&t, board.position(), id, last),
                     "{id}"
+                );
+                let centre = plain_centre(&t, board.position(), id);
+                assert!(
+                    (f.centre - centre).abs() < 1e-5,
+                    "{id}: {} {centre}",
+                    f.centre
                 );
                 checked += 1;
             }

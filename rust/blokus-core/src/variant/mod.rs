@@ -448,6 +448,27 @@ impl Variant {
         (w, h)
     }
 
+    /// Per cell, how close it lies to the middle of the board: `1 - d / D` (at least 0), `d`
+    /// its distance from the middle and `D` half the diagonal of the grid the cells lie on
+    /// (Trigon's columns are half a triangle wide).
+    pub(crate) fn closeness_to_centre(&self) -> Vec<f32> {
+        let (w, h) = self.extent();
+        let x_scale = if matches!(self.geometry, Geometry::Triangle { .. }) {
+            0.5
+        } else {
+            1.0
+        };
+        let (cx, cy) = ((w - 1) as f32 / 2.0 * x_scale, (h - 1) as f32 / 2.0);
+        let half_diagonal = (cx * cx + cy * cy).sqrt().max(1.0);
+        self.cells
+            .iter()
+            .map(|&[x, y, _]| {
+                let (dx, dy) = (x as f32 * x_scale - cx, y as f32 - cy);
+                (1.0 - (dx * dx + dy * dy).sqrt() / half_diagonal).max(0.0)
+            })
+            .collect()
+    }
+
     /// The player who moves `color` when it has already placed `placed` pieces.
     pub fn player_of(&self, color: usize, placed: usize) -> usize {
         if self.shared_colors.contains(&color) {
