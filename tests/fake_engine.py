@@ -13,7 +13,7 @@ move), pass, resign, wrongid (the answer of another command), refuse (``? no tha
 chatty (256 kB on stderr, four pipe buffers, then the right answer), flood (an answer line of
 3 MB). ``--log FILE`` appends every command line
 to FILE. With ``--once MARKER`` the fault happens once: the engine creates MARKER when it
-starts, and an engine started while MARKER exists is blokus's real one (``blokus gtp``).
+starts (atomically), and an engine that finds MARKER there is blokus's real one (``blokus gtp``).
 """
 
 from __future__ import annotations
@@ -39,9 +39,10 @@ def main() -> None:
     p.add_argument("--once", default=None)
     args = p.parse_args()
     if args.once:
-        if os.path.exists(args.once):
+        try:  # created atomically: of two engines started at once, only one is the faulty one
+            os.close(os.open(args.once, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
             os.execv(sys.executable, [sys.executable, "-m", "blokus", "gtp", "--game", "duo", "--bot", "random"])
-        open(args.once, "w").close()
     faults = args.fault.split(",")
     moves = [m for m in args.moves.split(";") if m]
     count = 0
