@@ -20,6 +20,8 @@
 //! assert!(board.legal_moves().contains(&analysis.moves[0].id));
 //! ```
 
+mod config;
+mod evaluated;
 pub(crate) mod features;
 #[cfg(test)]
 mod tests;
@@ -34,11 +36,14 @@ use crate::game::board::Board;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::score;
-use crate::simulation::playout::{Playout, PlayoutPolicy};
+use crate::simulation::playout::Playout;
 use crate::simulation::selfplay::{game_seed, play_games, GameRecord};
 use crate::tables::Tables;
-use crate::variant::{Variant, MAX_COLORS, MAX_PIECES};
+use crate::variant::{Variant, MAX_COLORS};
+use tree::{Selection, Tree, NONE};
 
+pub use config::SearchConfig;
+pub use evaluated::{Evaluation, Evaluator};
 pub use features::{Features, NUM_FEATURES};
 
 /// The [`Features`] of placement `id` (legal or not) for the colour to move on `board`; all
@@ -49,178 +54,6 @@ pub fn move_features(board: &Board, id: u32) -> Features {
     match (pos.turn(), board.tables().placement(id)) {
         (Some(_), Some(_)) => features::features(board.tables(), pos, id, last),
         _ => Features::default(),
-    }
-}
-use tree::{Selection, Tree, NONE};
-
-/// How the search searches. The defaults are what the strength tables were measured with.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SearchConfig {
-    /// Threads sharing the tree.
-    pub threads: usize,
-    /// Seed of the random numbers (one thread with one seed always searches the same way).
-    pub seed: u64,
-    /// PUCT's weight of the prior against the values found.
-    pub exploration: f32,
-    /// How much worse than its node's mean an untried move is assumed to be.
-    pub first_play_reduction: f32,
-    /// RAVE (all moves as first): the number of a move's own simulations at which the values
-    /// of the simulations in which its colour played it later and its own values weigh the
-    /// same (0: no RAVE).
-    pub rave_equivalence: f32,
-    /// A leaf is expanded once this many simulations have reached it (0: at once).
-    pub expand_after: u32,
-    /// The most moves kept at a node: those of the highest priors. Fewer make a short search
-    /// spend its simulations on the likely moves, which pays where the priors are good:
-    /// [`SearchConfig::for_variant`] keeps 16 on square boards, the default 64 elsewhere.
-    pub max_children: usize,
-    /// Weights of a move's [`Features`] (in the order of [`Features::vector`]) in its prior:
-    /// `exp(prior_weights . features + piece_weights[piece])`, normalised over the moves kept.
-    pub prior_weights: [f32; NUM_FEATURES],
-    /// The prior's weight of each piece (by index in the variant's set), which orders pieces
-    /// of one size: see [`SearchConfig::prior_weights`].
-    pub piece_weights: [f32; MAX_PIECES],
-    /// How the playouts choose their moves.
-    pub playout: PlayoutPolicy,
-    /// The share of a value that comes from the score margin rather than the result: a value
-    /// is `(1 - w) * result + w * sigmoid(margin / scale)`, the result 1 for a sole win, 1/k
-    /// for a win shared by k, 0 for a loss.
-    pub margin_weight: f32,
-    /// The most nodes the tree grows to; past it, leaves are no longer expanded.
-    pub max_nodes: usize,
-}
-
-impl Default for SearchConfig {
-    fn default() -> SearchConfig {
-        SearchConfig {
-            threads: 1,
-            seed: 0,
-            exploration: 1.0,
-            first_play_reduction: 0.2,
-            rave_equivalence: 300.0,
-            expand_after: 1,
-            max_children: 64,
-            prior_weights: [1.193, 0.273, 0.493, -1.060, 0.480, 3.261, 0.216, 0.0, 0.0],
-            piece_weights: [0.0; MAX_PIECES],
-            playout: PlayoutPolicy {
-                size_bias: 1.0,
-                piece_weights: [0.0; MAX_PIECES],
-                tournament: 1,
-                tournament_weights: [0.4, 0.6, -0.9],
-                // Answering costs simulations, but scores higher at equal time against
-                // Pentobi, in Trigon by far.
-                local: true,
-            },
-            margin_weight: 0.2,
-            max_nodes: 4_000_000,
-        }
-    }
-}
-
-/// What is learned of a geometry's moves: the weights of the features and of the standard
-/// pieces by name (pieces not named weigh 0).
-struct Learned {
-    features: [f32; NUM_FEATURES],
-    pieces: &'static [(&'static str, f32)],
-}
-
-/// The squares' priors, fitted (as `benches/learn_priors.py --teacher` does) to the moves
-/// Pentobi's level 6 chose in 9,148 Duo positions.
-const SQUARES: Learned = Learned {
-    features: [
-        1.056, -0.040, -0.348, -0.610, 0.277, 0.546, 0.161, 0.170, 0.246,
-    ],
-    pieces: &[
-        ("1", 1.153),
-        ("2", 0.114),
-        ("I3", -0.550),
-        ("V3", -0.805),
-        ("I4", -0.500),
-        ("L4", -1.048),
-        ("T4", -0.734),
-        ("O", -0.503),
-        ("Z4", -0.516),
-        ("F", 0.539),
-        ("I5", -0.005),
-        ("L5", -0.449),
-        ("N", -0.060),
-        ("P", -0.518),
-        ("T5", 0.152),
-        ("U", -0.015),
-        ("V5", -0.164),
-        ("W", 0.840),
-        ("X", 2.887),
-        ("Y", -0.146),
-        ("Z5", 0.328),
-    ],
-};
-
-/// Trigon's priors, learned the same way from the moves Pentobi's level 5 chose in 4,403
-/// Trigon Two-Player positions.
-const TRIANGLES: Learned = Learned {
-    features: [
-        0.894, -0.224, 0.017, -0.795, 0.410, 3.357, 0.155, 0.082, 0.218,
-    ],
-    pieces: &[
-        ("1", 1.277),
-        ("2", 0.519),
-        ("I3", -0.339),
-        ("I4", -0.883),
-        ("C4", -0.697),
-        ("A4", -0.280),
-        ("I5", -0.767),
-        ("L5", -1.054),
-        ("C5", -1.549),
-        ("P5", -1.249),
-        ("F", 0.040),
-        ("A6", 0.182),
-        ("G", -0.256),
-        ("I6", 1.036),
-        ("L6", 0.200),
-        ("O", 0.738),
-        ("P6", 0.212),
-        ("S", 0.528),
-        ("V", 0.984),
-        ("W", 0.540),
-        ("X", 0.611),
-        ("Y", 0.206),
-    ],
-};
-
-impl SearchConfig {
-    /// The defaults, with what is learned of `v`'s geometry: on square and Trigon boards the
-    /// weights of the priors' features and of the standard pieces, and on square boards 16
-    /// moves kept at a node (the searches of equal time per move against Pentobi's levels
-    /// score higher with 16 than with 64 there; on Trigon's boards, lower). On Trigon's
-    /// boards a leaf is expanded only after 4 simulations, which spares scoring the many
-    /// moves of nodes the search seldom comes back to (at equal time against Pentobi this
-    /// scores higher there; on square boards, not).
-    pub fn for_variant(v: &Variant) -> SearchConfig {
-        let mut config = SearchConfig::default();
-        let learned = match v.geometry {
-            crate::geometry::Geometry::Square => {
-                config.max_children = 16;
-                SQUARES
-            }
-            crate::geometry::Geometry::Triangle { .. } => {
-                config.expand_after = 4;
-                TRIANGLES
-            }
-            crate::geometry::Geometry::Cube => return config,
-        };
-        config.prior_weights = learned.features;
-        for (p, piece) in v.pieces.iter().enumerate() {
-            if let Some(&(_, w)) = learned.pieces.iter().find(|(name, _)| *name == piece.name) {
-                config.piece_weights[p] = w;
-            }
-        }
-        config
-    }
-
-    /// Whether a search of `v` can run with this configuration; else what is wrong (see
-    /// [`PlayoutPolicy::check`]).
-    pub fn check(&self, v: &Variant) -> Result<(), String> {
-        self.playout.check(v)
     }
 }
 
@@ -480,40 +313,6 @@ impl Search {
     }
 }
 
-/// What an evaluator (a neural network, say) says of a position: a prior per placement (the
-/// search keeps those of the legal moves, normalised; all zero: alike), and each player's value
-/// (a win probability), or `None` to have a playout find it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Evaluation {
-    /// One number per placement id.
-    pub priors: Vec<f32>,
-    /// One value per player, in [0, 1].
-    pub values: Option<Vec<f32>>,
-}
-
-/// An evaluator of leaves: given their positions and the moves from the root to each, an
-/// [`Evaluation`] of each, or `None` to stop the search.
-pub type Evaluator<'a> = dyn FnMut(&[Position], &[Vec<u32>]) -> Option<Vec<Evaluation>> + 'a;
-
-impl Search {
-    /// Searches from the root with `evaluate` giving the priors (and values) of the leaves, on
-    /// one thread: up to `batch_size` leaves are gathered (simulations under way count as
-    /// losses where they pass, so that a batch spreads over the tree), then evaluated in one
-    /// call (given the leaves' positions and the moves from the root to each), expanded and
-    /// backed up. `evaluate` returns `None` to stop the search.
-    pub fn run_evaluated(
-        &mut self,
-        budget: Budget,
-        batch_size: usize,
-        evaluate: &mut Evaluator<'_>,
-    ) -> Analysis {
-        let seed = self.config.seed;
-        self.searched(budget, |context, runs| {
-            Worker::new(context, game_seed(seed, runs)).run_evaluated(batch_size.max(1), evaluate)
-        })
-    }
-}
-
 /// What the threads of one search share.
 struct Context<'a> {
     t: &'a Tables,
@@ -730,134 +529,6 @@ impl<'a> Worker<'a> {
             }
         }
         tree.back_up(&path.steps, path.leaf, values);
-    }
-
-    /// The evaluated search's loop ([`Search::run_evaluated`]); returns the simulations done.
-    fn run_evaluated(&mut self, batch_size: usize, evaluate: &mut Evaluator<'_>) -> u64 {
-        let c = self.c;
-        let mut done = 0u64;
-        // The root first, so that every move has the evaluator's prior.
-        let root = c.lock().root;
-        self.game.set_position(c.root);
-        let Some(first) = evaluate(&[*c.root], &[Vec::new()]).and_then(|e| e.into_iter().next())
-        else {
-            return 0;
-        };
-        let moves = self.moves_from(&first.priors);
-        self.expand(root, &moves);
-        let mut batch: Vec<(Path, Position)> = Vec::with_capacity(batch_size);
-        let mut positions = Vec::with_capacity(batch_size);
-        let mut ways: Vec<Vec<u32>> = Vec::with_capacity(batch_size);
-        // A batch is not begun if one as long as the last would end past the deadline: an
-        // evaluator call (a network's) is long beside the search's own work, so checking the
-        // clock between batches alone would overrun the budget by up to a call.
-        let mut last_batch = Duration::ZERO;
-        loop {
-            let started = Instant::now();
-            if done >= c.most || c.deadline.is_some_and(|d| started + last_batch >= d) {
-                return done;
-            }
-            batch.clear();
-            positions.clear();
-            ways.clear();
-            while batch.len() < batch_size.min((c.most - done) as usize) {
-                let path = self.descend();
-                self.played_out.clear();
-                let finished = path.final_values.is_some() || {
-                    self.reach(&path);
-                    self.game.turn().is_none()
-                };
-                if finished {
-                    // The end of the game: its value is known.
-                    match path.final_values {
-                        Some(values) => self.back_up(&path, &values),
-                        None => self.back_up_final(&path),
-                    }
-                    done += 1;
-                    // Near the end of a game every leaf may be a final one, which needs no
-                    // evaluator call: the clock is looked at here too.
-                    if c.deadline.is_some_and(|d| Instant::now() >= d) {
-                        break;
-                    }
-                    continue;
-                }
-                let position = self.game.snapshot();
-                positions.push(position);
-                ways.push(path.moves.clone());
-                batch.push((path, position));
-            }
-            if batch.is_empty() {
-                continue;
-            }
-            let Some(evaluations) = evaluate(&positions, &ways) else {
-                // Stopped: the simulations under way are backed up as nothing learnt.
-                for (path, _) in &batch {
-                    c.lock().cancel(&path.steps, path.leaf);
-                }
-                return done;
-            };
-            for ((path, position), evaluation) in batch.iter().zip(evaluations) {
-                self.game.set_position(position);
-                let unexpanded = {
-                    let tree = c.lock();
-                    !tree.nodes[path.leaf as usize].expanded
-                        && tree.nodes.len() < c.config.max_nodes
-                };
-                if unexpanded {
-                    let moves = self.moves_from(&evaluation.priors);
-                    self.expand(path.leaf, &moves);
-                }
-                self.played_out.clear();
-                let values = match evaluation.values {
-                    Some(v) => {
-                        let mut out = [0.0; MAX_COLORS];
-                        for (slot, x) in out.iter_mut().zip(v) {
-                            *slot = x.clamp(0.0, 1.0);
-                        }
-                        out
-                    }
-                    None => {
-                        let points = self.game.finish(&mut self.rng, &mut self.played_out);
-                        values(&c.t.variant, &points, c.config.margin_weight)
-                    }
-                };
-                self.back_up(path, &values);
-                done += 1;
-            }
-            last_batch = started.elapsed();
-        }
-    }
-
-    /// The legal moves of the playout's position with the evaluator's `priors` (one per
-    /// placement; the best `max_children` kept, normalised; alike if they are all zero).
-    fn moves_from(&mut self, priors: &[f32]) -> Vec<(u32, f32)> {
-        self.legal.clear();
-        let legal = &mut self.legal;
-        self.game.for_each_move(|id| {
-            legal.push(id);
-            true
-        });
-        self.legal.sort_unstable();
-        self.scored.clear();
-        for &id in &self.legal {
-            let p = priors.get(id as usize).copied().unwrap_or(0.0);
-            self.scored
-                .push((id, if p.is_finite() { p.max(0.0) } else { 0.0 }));
-        }
-        let k = self.c.config.max_children.max(1);
-        if self.scored.len() > k {
-            self.scored
-                .select_nth_unstable_by(k - 1, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            self.scored.truncate(k);
-        }
-        self.scored
-            .sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let total: f32 = self.scored.iter().map(|m| m.1).sum();
-        let n = self.scored.len() as f32;
-        self.scored
-            .iter()
-            .map(|&(id, p)| (id, if total > 0.0 { p / total } else { 1.0 / n }))
-            .collect()
     }
 
     /// Sets or clears the bit of placement `id` played by `color`.
