@@ -142,27 +142,14 @@ impl Worker<'_> {
     /// The legal moves of the playout's position with the evaluator's `priors` (one per
     /// placement; the best `max_children` kept, normalised; alike if they are all zero).
     fn moves_from(&mut self, priors: &[f32]) -> Vec<(u32, f32)> {
-        self.legal.clear();
-        let legal = &mut self.legal;
-        self.game.for_each_move(|id| {
-            legal.push(id);
-            true
-        });
-        self.legal.sort_unstable();
+        self.list_legal();
         self.scored.clear();
         for &id in &self.legal {
             let p = priors.get(id as usize).copied().unwrap_or(0.0);
             self.scored
                 .push((id, if p.is_finite() { p.max(0.0) } else { 0.0 }));
         }
-        let k = self.c.config.max_children.max(1);
-        if self.scored.len() > k {
-            self.scored
-                .select_nth_unstable_by(k - 1, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            self.scored.truncate(k);
-        }
-        self.scored
-            .sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        self.keep_best();
         let total: f32 = self.scored.iter().map(|m| m.1).sum();
         let n = self.scored.len() as f32;
         self.scored

@@ -543,32 +543,42 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The legal moves of the playout's position with their priors, the best
-    /// `max_children` of them.
-    fn moves_with_priors(&mut self, last: Option<u32>) -> Vec<(u32, f32)> {
-        let t = self.c.t;
-        let cfg = &self.c.config;
-        let pos = self.game.snapshot();
+    /// Lists the legal moves of the playout's position in `self.legal`, in id order, so that
+    /// the priors (and ties between them) do not depend on the order the generator lists the
+    /// moves in.
+    fn list_legal(&mut self) {
         self.legal.clear();
         let legal = &mut self.legal;
         self.game.for_each_move(|id| {
             legal.push(id);
             true
         });
-        // In id order, so that the priors (and ties between them) do not depend on the order
-        // the generator lists the moves in.
         self.legal.sort_unstable();
-        self.scored.clear();
-        let scorer = features::Scorer::new(t, &pos, last);
-        score_moves(&scorer, &self.legal, cfg, &mut self.scored);
-        if self.scored.len() > cfg.max_children.max(1) {
-            let k = cfg.max_children.max(1);
+    }
+
+    /// Keeps the best `max_children` of `self.scored`, best first (ties by id).
+    fn keep_best(&mut self) {
+        let k = self.c.config.max_children.max(1);
+        if self.scored.len() > k {
             self.scored
                 .select_nth_unstable_by(k - 1, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             self.scored.truncate(k);
         }
         self.scored
             .sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    }
+
+    /// The legal moves of the playout's position with their priors, the best
+    /// `max_children` of them.
+    fn moves_with_priors(&mut self, last: Option<u32>) -> Vec<(u32, f32)> {
+        let t = self.c.t;
+        let cfg = &self.c.config;
+        let pos = self.game.snapshot();
+        self.list_legal();
+        self.scored.clear();
+        let scorer = features::Scorer::new(t, &pos, last);
+        score_moves(&scorer, &self.legal, cfg, &mut self.scored);
+        self.keep_best();
         let top = self.scored.first().map_or(0.0, |m| m.1);
         let total: f32 = self.scored.iter().map(|m| (m.1 - top).exp()).sum();
         self.scored

@@ -354,15 +354,7 @@ impl<'t, const W: usize> Engine<'t, W> {
     #[inline(always)]
     fn play_pick(&mut self, pick: Pick) {
         self.at_start = false;
-        let fp = match &pick {
-            Pick::Derived {
-                piece, len, cells, ..
-            } => Footprint {
-                piece: usize::from(*piece),
-                cells: &cells[..usize::from(*len)],
-            },
-            Pick::Id(id) => self.t.placements.footprint(*id),
-        };
+        let fp = pick.footprint(self.t);
         self.play_footprint(fp);
         self.settle();
     }
@@ -652,6 +644,22 @@ enum Pick {
         len: u8,
         cells: [u16; MAX_PIECE_CELLS],
     },
+}
+
+impl Pick {
+    /// The piece and cells of the move: derived ones as they are, else the placement's.
+    #[inline(always)]
+    fn footprint<'a>(&'a self, t: &'a Tables) -> Footprint<'a> {
+        match self {
+            Pick::Derived {
+                piece, len, cells, ..
+            } => Footprint {
+                piece: usize::from(*piece),
+                cells: &cells[..usize::from(*len)],
+            },
+            Pick::Id(id) => t.placements.footprint(*id),
+        }
+    }
 }
 
 /// A uniformly random game played forward from the empty board, reusing its buffers from game

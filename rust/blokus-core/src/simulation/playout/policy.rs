@@ -5,7 +5,6 @@
 
 use super::{Engine, Pick};
 use crate::bits::Bits;
-use crate::placement::footprint::Footprint;
 use crate::position::NO_COLOR;
 use crate::rng::Rng;
 use crate::tables::Tables;
@@ -253,15 +252,7 @@ impl<'t, const W: usize> Engine<'t, W> {
     /// colours' attach cells.
     #[inline(always)]
     pub(super) fn score(&self, pick: &Pick, theirs: &Bits, own: &Bits) -> f32 {
-        let fp = match pick {
-            Pick::Derived {
-                piece, len, cells, ..
-            } => Footprint {
-                piece: usize::from(*piece),
-                cells: &cells[..usize::from(*len)],
-            },
-            Pick::Id(id) => self.t.placements.footprint(*id),
-        };
+        let fp = pick.footprint(self.t);
         let masks = self.t.placements.footprints.masks(&fp);
         let c = usize::from(self.common.to_move);
         let fresh = masks.corners & !self.corner.forbidden[c] & !self.corner.attach[c];
