@@ -65,6 +65,55 @@ def test_the_time_budget_is_kept() -> None:
     start = time.perf_counter()
     bot.choose(Board("classic"), seconds=0.05)  # a clock's time overrides the bot's own
     assert time.perf_counter() - start < 0.05 + 0.25
+    start = time.perf_counter()
+    MctsBot(seconds=0.1, pace=1.0, seed=1).choose(Board("classic"))  # a first move: twice the budget
+    assert 0.2 <= time.perf_counter() - start < 0.2 + 0.25
+
+
+def paced_times(bot: MctsBot, variant: str) -> dict[int, list[float | None]]:
+    """The time ``bot`` gives each move of a greedy game, by colour."""
+    board, times = Board(variant), dict[int, list[float | None]]()
+    while board.turn is not None:
+        times.setdefault(board.turn, []).append(bot.seconds_for(board))
+        board.push(GreedyBot(seed=board.ply).choose(board))
+    return times
+
+
+def test_a_pace_gives_early_moves_more_time_and_late_ones_less() -> None:
+    for pace in (0.6, 1.0):
+        for color, times in paced_times(MctsBot(seconds=0.1, pace=pace), "duo").items():
+            assert times[0] == pytest.approx(0.1 * (1 + pace)), color
+            assert times == sorted(times, key=lambda t: -(t or 0)), color  # never more than the move before
+            assert times[7] == pytest.approx(0.1, abs=0.01), color  # its 8th move: 7 of 21 pieces placed
+            assert min(t or 0 for t in times) >= 0.1 * 0.1 - 1e-12, color
+    # A greedy colour places 17 of its pieces: its last moves get the floor.
+    assert paced_times(MctsBot(seconds=0.1, pace=1.0), "duo")[0][-1] == pytest.approx(0.01)
+    # No pace: the plain budget on every move.
+    assert {t for times in paced_times(MctsBot(seconds=0.1), "duo").values() for t in times} == {0.1}
+
+
+def test_a_pace_scales_a_clocks_seconds_and_counts_copies() -> None:
+    bot = MctsBot(seconds=0.1, pace=0.6)
+    assert bot.seconds_for(Board("duo"), 1.0) == pytest.approx(1.6)
+    assert MctsBot(simulations=100, pace=0.6).seconds_for(Board("duo")) is None
+    # Junior has two copies of each of 12 pieces: one placed is 1/24 of them.
+    board = Board("junior")
+    board.push(GreedyBot(seed=1).choose(board))
+    board.push(GreedyBot(seed=2).choose(board))
+    assert board.turn == 0
+    assert bot.seconds_for(board) == pytest.approx(0.1 * (1 + 0.6 * (1 - 1 / 24 / 0.33)))
+
+
+def test_a_paced_bot_is_named_by_its_spec_and_refused_in_searches_together() -> None:
+    bot = blokus.bots.from_spec("mcts:seconds=0.05,pace=0.7")
+    assert isinstance(bot, MctsBot) and bot.pace == 0.7
+    assert repr(bot) == "MctsBot(seconds=0.05, pace=0.7, threads=1, seed=None)"
+    with pytest.raises(ValueError, match="bot 1 has a pace: searches together share one budget"):
+        analyse_together(
+            [MctsBot(simulations=8), MctsBot(simulations=8, pace=0.5)],
+            [Board("duo"), Board("duo")],
+            lambda observations, masks: (np.zeros(masks.shape, np.float32), None),
+        )
 
 
 def test_the_search_beats_random_play() -> None:
@@ -251,6 +300,8 @@ def test_a_bad_search_option_is_refused_when_the_bot_is_made(option: str, value:
         ("seconds", 0, "seconds must be a finite number above 0, at most 1e"),
         ("seed", 2**64, r"a seed is a whole number from 0 to 2\*\*64 - 1, not a 65-bit number"),
         ("threads", 10**6, "threads must be 1 to 256, not 1000000"),
+        ("pace", 1.5, "pace must be a number from 0 to 1, not 1.5"),
+        ("pace", "fast", "pace must be a number, not str"),
     ],
 )
 def test_a_bad_budget_is_refused_when_the_bot_is_made(option: str, value: Any, message: str) -> None:

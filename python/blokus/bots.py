@@ -366,7 +366,10 @@ class MctsBot:
     The budget per move is ``seconds`` or ``simulations``, whichever ends first (one second if
     neither is given); a ``seconds`` passed to :meth:`choose` (the match runner's equal time, a
     GTP clock) takes the place of the bot's own. One thread with a seed always plays the same
-    moves; ``seed=None`` draws one.
+    moves; ``seed=None`` draws one. With ``pace`` (0 to 1; 0, the default, spends the budget
+    on every move alike) the early moves get more of the time and the late ones less, about
+    the budget each over a game (:meth:`seconds_for`; at equal time against Pentobi 0.7 won in
+    Duo and lost in Blokus Two-Player, ``docs/STRENGTH.md``): ``MctsBot(seconds=0.1, pace=0.7)``.
 
     >>> from blokus import Board
     >>> bot = MctsBot(simulations=300, seed=1)
@@ -426,10 +429,12 @@ class MctsBot:
         batch_size: int = 8,
         evaluator_boards: bool = False,
         evaluator_colors: bool = False,
+        pace: float = 0.0,
         **tuning: Any,
     ) -> None:
         if seconds is not None:
             seconds = _seconds(seconds)
+        self.pace = _between(0, 1)(pace, "pace")
         if simulations is not None:
             simulations = _arguments.in_range(simulations, "simulations", 1, _arguments.MAX_U64)
         threads = _arguments.in_range(threads, "threads", 1, _arguments.MAX_THREADS)
@@ -483,12 +488,39 @@ class MctsBot:
             _moves_of(board.variant)  # made once per variant: here, inside the first move's budget
         return self._search[1]
 
-    def _budget(self, seconds: float | None) -> tuple[int | None, float | None]:
-        if seconds is not None:
-            return self.simulations, _seconds(seconds)
-        if self.seconds is None and self.simulations is None:
+    def _budget(self, seconds: float | None, board: Board | None) -> tuple[int | None, float | None]:
+        if seconds is None and self.seconds is None and self.simulations is None:
             return None, 1.0
-        return self.simulations, self.seconds
+        if board is None:  # searches together: one budget, not paced
+            return self.simulations, self.seconds
+        return self.simulations, self.seconds_for(board, seconds)
+
+    def seconds_for(self, board: Board, seconds: float | None = None) -> float | None:
+        """The time the bot gives the move at ``board``: ``seconds`` (else its own) scaled by
+        ``pace``; ``None`` when only ``simulations`` bound the search.
+
+        With ``pace=p``, a colour's first move gets ``1 + p`` times the budget, the move by
+        which it has placed a third of its pieces (its 8th in Duo) the budget itself, and later
+        moves less, along the same line, down to a tenth of it. The early moves, which shape
+        the game, get the time that the late ones, with few moves to choose from, do not need;
+        over a game the moves take about the budget each.
+
+        >>> from blokus import Board
+        >>> bot = MctsBot(seconds=0.1, pace=0.5)
+        >>> round(bot.seconds_for(Board("duo")), 6), bot.seconds_for(Board("duo"), 1.0)
+        (0.15, 1.5)
+        >>> MctsBot(seconds=0.1).seconds_for(Board("duo"))
+        0.1
+        """
+        if seconds is None:
+            if self.seconds is None:
+                return None
+            seconds = self.seconds
+        seconds = _seconds(seconds)
+        if not self.pace or board.turn is None:
+            return seconds
+        placed = 1 - len(board.pieces_left(board.turn)) / sum(p.copies for p in board.variant.pieces)
+        return seconds * max(PACE_FLOOR, 1 + self.pace * (1 - placed / PACE_MIDDLE))
 
     def analyse(self, board: Board, seconds: float | None = None) -> Analysis:
         """Searches the position (``seconds``, else the bot's own limits) and returns the root's moves by visits.
@@ -500,7 +532,7 @@ class MctsBot:
         """
         _check_playing(board)
         asked = time.perf_counter()
-        simulations, budget = self._budget(seconds)
+        simulations, budget = self._budget(seconds, board)
         core = self._core(board)
         if budget is not None:
             # The time counts from the call: making the search (a variant's first move) is in it.
@@ -549,7 +581,9 @@ class MctsBot:
 
     def __repr__(self) -> str:
         options = [
-            f"{k}={v!r}" for k, v in [("seconds", self.seconds), ("simulations", self.simulations)] if v is not None
+            f"{k}={v!r}"
+            for k, v in [("seconds", self.seconds), ("simulations", self.simulations), ("pace", self.pace or None)]
+            if v is not None
         ]
         options += [f"threads={self.threads}", f"seed={self._seed!r}"]
         tuning: dict[str, Any] = {**self._tuning, **self._piece_tuning}
@@ -599,11 +633,13 @@ def analyse_together(bots: Sequence[MctsBot], boards: Sequence[Board], evaluator
             raise TypeError(f"bot {k} is a {type(bot).__name__}, not an MctsBot")
         if (bot.simulations, bot.seconds, bot.batch_size) != (bots[0].simulations, bots[0].seconds, bots[0].batch_size):
             raise ValueError(f"bot {k}'s simulations, seconds or batch_size differ from bot 0's")
+        if bot.pace:
+            raise ValueError(f"bot {k} has a pace: searches together share one budget, not paced by position")
         _check_playing(board)
     from blokus import _blokus
 
     asked = time.perf_counter()
-    simulations, budget = bots[0]._budget(None)
+    simulations, budget = bots[0]._budget(None, None)
     cores = [bot._core(board) for bot, board in zip(bots, boards)]
     if budget is not None:
         # As in MctsBot.analyse, the time counts from the call.
@@ -646,6 +682,10 @@ def _valid_seed(seed: int | None) -> int | None:
 #: engine, and what the match runner gives at equal time): a search needs a few milliseconds.
 MAX_SECONDS = 1e6
 MIN_SECONDS = 0.01
+#: ``MctsBot(pace=...)``: the share of its pieces a colour has placed when its moves get the
+#: plain budget (7 of Duo's 21), and the least share of the budget a late move gets.
+PACE_MIDDLE = 0.33
+PACE_FLOOR = 0.1
 
 
 def _seconds(seconds: object) -> float:
