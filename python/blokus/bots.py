@@ -488,11 +488,9 @@ class MctsBot:
             _moves_of(board.variant)  # made once per variant: here, inside the first move's budget
         return self._search[1]
 
-    def _budget(self, seconds: float | None, board: Board | None) -> tuple[int | None, float | None]:
+    def _budget(self, seconds: float | None, board: Board) -> tuple[int | None, float | None]:
         if seconds is None and self.seconds is None and self.simulations is None:
             return None, 1.0
-        if board is None:  # searches together: one budget, not paced
-            return self.simulations, self.seconds
         return self.simulations, self.seconds_for(board, seconds)
 
     def seconds_for(self, board: Board, seconds: float | None = None) -> float | None:
@@ -639,7 +637,7 @@ def analyse_together(bots: Sequence[MctsBot], boards: Sequence[Board], evaluator
     from blokus import _blokus
 
     asked = time.perf_counter()
-    simulations, budget = bots[0]._budget(None, None)
+    simulations, budget = bots[0]._budget(None, boards[0])  # unpaced: the same for every board
     cores = [bot._core(board) for bot, board in zip(bots, boards)]
     if budget is not None:
         # As in MctsBot.analyse, the time counts from the call.
