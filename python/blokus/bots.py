@@ -367,8 +367,8 @@ class MctsBot:
     neither is given); a ``seconds`` passed to :meth:`choose` (the match runner's equal time, a
     GTP clock) takes the place of the bot's own. One thread with a seed always plays the same
     moves; ``seed=None`` draws one. With ``pace`` (0 to 1; 0, the default, spends the budget
-    on every move alike) the early moves get more of the time and the late ones less, about
-    the budget each over a game (:meth:`seconds_for`; at equal time against Pentobi 0.7 won in
+    on every move alike) the early moves get more of the time and the late ones less, a
+    little under the budget each over a game (:meth:`seconds_for`; at equal time against Pentobi 0.7 won in
     Duo and lost in Blokus Two-Player, ``docs/STRENGTH.md``): ``MctsBot(seconds=0.1, pace=0.7)``.
 
     >>> from blokus import Board
@@ -501,7 +501,7 @@ class MctsBot:
         which it has placed a third of its pieces (its 8th in Duo) the budget itself, and later
         moves less, along the same line, down to a tenth of it. The early moves, which shape
         the game, get the time that the late ones, with few moves to choose from, do not need;
-        over a game the moves take about the budget each.
+        over a game the moves take a little under the budget each (0.8-0.9 of it in Duo).
 
         >>> from blokus import Board
         >>> bot = MctsBot(seconds=0.1, pace=0.5)
