@@ -225,3 +225,19 @@ def test_az_bot_refuses_a_missing_or_broken_checkpoint(tmp_path: Path) -> None:
     (tmp_path / "network.json").write_text("{")
     with pytest.raises(InvalidArgumentError, match="az:"):
         AzBot(tmp_path)
+
+
+def test_az_bot_searches_64_simulations_unless_given_a_time(tmp_path: Path) -> None:
+    e = Encoding(variant("duo"))
+    save(tmp_path, e, NetConfig(4, 0), init(e, NetConfig(4, 0), 0), {})
+    board = Board("duo")
+
+    def visits(bot: AzBot, seconds: float | None = None) -> int:
+        return sum(m.visits for m in bot.analyse(board, seconds).moves)
+
+    assert visits(AzBot(tmp_path)) == 64
+    assert visits(AzBot(tmp_path, simulations=16, seconds=30)) == 16
+    assert visits(AzBot(tmp_path, simulations=16), 30) == 16
+    # A time alone (the bot's, or a clock's) bounds the search: no cap of 64 simulations.
+    assert visits(AzBot(tmp_path, seconds=0.5)) > 64
+    assert visits(AzBot(tmp_path), 0.5) > 64

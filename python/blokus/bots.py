@@ -692,7 +692,7 @@ def _seconds(seconds: object) -> float:
 
 
 def az(
-    checkpoint: str, simulations: int = 64, seconds: float | None = None, seed: int | None = 0, leaves: int = 2
+    checkpoint: str, simulations: int | None = None, seconds: float | None = None, seed: int | None = 0, leaves: int = 2
 ) -> Bot:
     """The search guided by a network trained by :mod:`blokus.rl.alphazero`
     (:class:`blokus.rl.alphazero.AzBot`; the bot spec ``az:checkpoint=DIR,simulations=64``).

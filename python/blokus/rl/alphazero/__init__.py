@@ -33,12 +33,16 @@ if TYPE_CHECKING:
 
 __all__ = ["AzBot"]
 
+#: The simulations a move of an :class:`AzBot` given neither simulations nor a time.
+DEFAULT_SIMULATIONS = 64
+
 
 class AzBot:
     """The search guided by a trained network: the checkpoint folder a training run wrote
-    (``network.json`` and ``params.npz``), ``simulations`` a move (or ``seconds``, whichever
-    ends first; a ``seconds`` given to :meth:`choose`, as the match runner and GTP clocks do,
-    takes the place of the bot's own), the search gathering ``leaves`` leaves a network call
+    (``network.json`` and ``params.npz``), ``simulations`` a move or ``seconds``, whichever
+    ends first (a ``seconds`` given to :meth:`choose`, as the match runner and GTP clocks do,
+    takes the place of the bot's own; with a time and no ``simulations``, the time alone
+    bounds the search, and with neither, 64 simulations a move), the search gathering ``leaves`` leaves a network call
     (each call then serves more simulations, but the tree grows in fewer steps: at 64
     simulations a move, 2 leaves play about as well as 1 in half the time, and 8 clearly worse).
     Plays the variant it was trained for; the same moves for the same seed. Loading compiles
@@ -55,14 +59,16 @@ class AzBot:
     def __init__(
         self,
         checkpoint: str | Path,
-        simulations: int = 64,
+        simulations: int | None = None,
         seconds: float | None = None,
         seed: int | None = 0,
         leaves: int = 2,
     ) -> None:
         from . import network
 
-        self.simulations = _arguments.in_range(simulations, "simulations", 1, _arguments.MAX_U64)
+        self.simulations = (
+            None if simulations is None else _arguments.in_range(simulations, "simulations", 1, _arguments.MAX_U64)
+        )
         self.seconds = None if seconds is None else _seconds(seconds)
         self.leaves = _arguments.in_range(leaves, "leaves", 1, 4096)
         self.seed = 0 if seed is None else _arguments.in_range(seed, "seed", 0, _arguments.MAX_U64)
@@ -99,17 +105,21 @@ class AzBot:
                 f"az: the network of {self.checkpoint} plays {self.variant.id}, not {board.variant.id}"
             )
         budget = seconds if seconds is not None else self.seconds
-        if self._search is None or self._search.bot.seconds != budget:
-            self._search = GuidedSearch(
+        simulations = self.simulations
+        if simulations is None and budget is None:
+            simulations = DEFAULT_SIMULATIONS
+        search = self._search
+        if search is None or search.bot.seconds != budget or search.bot.simulations != simulations:
+            self._search = search = GuidedSearch(
                 self.encoding,
                 lambda obs, masks: self._model.predict(self._params, obs, masks),
-                self.simulations,
+                simulations,
                 self.seed,
                 leaves=self.leaves,
                 seconds=budget,
                 max_children=self.max_children,
             )
-        return self._search
+        return search
 
     def analyse(self, board: Board, seconds: float | None = None) -> Analysis:
         """The guided search's analysis of the position (see :meth:`blokus.bots.MctsBot.analyse`).

@@ -87,7 +87,7 @@ class GuidedSearch:
         self,
         encoding: Encoding,
         ask: Network,
-        simulations: int,
+        simulations: int | None,
         seed: int,
         noise: float = 0.0,
         leaves: int = 4,
