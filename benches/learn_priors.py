@@ -8,7 +8,7 @@ weights that make the prior closest to the visit distribution (cross-entropy, Ad
 little L2). With ``--teacher COMMAND`` (a GTP engine, e.g. Pentobi) the target is instead the
 move the teacher chooses at every position of games it plays against the search (two opening
 moves at random among the largest pieces, for variety; seats alternating). The weights it
-prints go into ``SQUARES`` or ``TRIANGLES`` in ``rust/blokus-core/src/search/mod.rs``.
+prints go into ``SQUARES`` or ``TRIANGLES`` in ``rust/blokus-core/src/search/config.rs``.
 
     python benches/learn_priors.py duo --games 40 --simulations 3000
     python benches/learn_priors.py duo --games 300 \

@@ -42,6 +42,35 @@ fn the_search_chooses_legal_moves_on_every_board() {
 }
 
 #[test]
+fn each_board_gets_its_tuning() {
+    let of = |id: &str| SearchConfig::for_variant(&tables(id).unwrap().variant);
+    let plain = SearchConfig::default();
+    for id in ["duo", "junior", "classic", "classic_2", "classic_3"] {
+        let c = of(id);
+        assert_eq!(
+            (c.max_children, c.expand_after),
+            (16, plain.expand_after),
+            "{id}"
+        );
+        assert_ne!(c.prior_weights, plain.prior_weights, "{id}: learned priors");
+    }
+    for id in ["trigon", "trigon_2", "trigon_3"] {
+        let c = of(id);
+        assert_eq!(
+            (c.max_children, c.expand_after),
+            (plain.max_children, 4),
+            "{id}"
+        );
+        assert_ne!(
+            c.prior_weights,
+            of("duo").prior_weights,
+            "{id}: its own priors"
+        );
+    }
+    assert_eq!(of("3d_tower"), plain);
+}
+
+#[test]
 fn one_thread_and_one_seed_search_the_same_way() {
     let t = tables("duo").unwrap();
     assert_eq!(searched_game(&t, 5, 60), searched_game(&t, 5, 60));
