@@ -105,7 +105,9 @@ def main() -> int:
     ap.add_argument("--bot-3d", default="mcts:seconds=0.2", help="our engine against the greedy bots (no clock)")
     ap.add_argument("--out", default="strength-games", help="folder for the games, one subfolder per row")
     ap.add_argument("--resume", action="store_true")
-    ap.add_argument("--markdown", default=None, help="also write the table here")
+    ap.add_argument(
+        "--markdown", default=None, help="also write the page here (keeping the ## sections of a page already there)"
+    )
     args = ap.parse_args()
 
     chosen = ROWS if args.rows is None else [r for r in ROWS + EARLIER if r.name in args.rows]
@@ -142,12 +144,22 @@ def main() -> int:
         lines.append(line)
         print(line, f"  ({time.perf_counter() - start:.0f} s)", flush=True)
     if args.markdown:
-        Path(args.markdown).write_text(page(lines, args), encoding="utf-8")
+        path = Path(args.markdown)
+        path.write_text(page(lines, args, kept_sections(path)), encoding="utf-8")
     return 0
 
 
-def page(lines: list[str], args: argparse.Namespace) -> str:
-    """The strength page: the table with what it was measured with and how to measure it again."""
+def kept_sections(path: Path) -> str:
+    """The sections (``## ...``) of a strength page already at ``path``: the tuning runs,
+    written by hand, which a new table keeps."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    at = text.find("\n## ")
+    return "" if at < 0 else text[at + 1 :]
+
+
+def page(lines: list[str], args: argparse.Namespace, sections: str = "") -> str:
+    """The strength page: the table with what it was measured with and how to measure it
+    again, then ``sections``."""
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False, cwd=Path(__file__).parent
     )
@@ -175,7 +187,7 @@ def page(lines: list[str], args: argparse.Namespace) -> str:
         "```",
         "",
     ]
-    return "\n".join(intro + lines + rerun)
+    return "\n".join(intro + lines + rerun + ([sections] if sections else []))
 
 
 if __name__ == "__main__":
