@@ -3,10 +3,12 @@ a few seconds of training that lower the loss, checkpoints that resume and play 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -149,6 +151,29 @@ def test_training_lowers_the_loss_and_the_checkpoint_plays_and_resumes(tmp_path:
     for key in ("positions", "seconds", "loss", "loss_policy", "loss_value", "score_vs_greedy"):
         assert all(key in x for x in lines)
     assert 0 <= lines[1]["score_vs_greedy"] <= 1 and lines[1]["positions"] > lines[0]["positions"]
+
+
+def test_training_beside_the_games_trains_for_the_last_iterations_positions(tmp_path: Path) -> None:
+    def run(out: Path, overlap: bool) -> tuple[Trainer, list[dict[str, Any]]]:
+        t = Trainer("duo", out, dataclasses.replace(TINY, overlap=overlap), seed=3, quiet=True)
+        return t, [t.iteration(), t.iteration()]
+
+    def due(line: dict[str, Any]) -> int:
+        new: int = line["new_positions"]
+        return max(1, round(new * TINY.reuse / TINY.batch))
+
+    t, (first, second) = run(tmp_path / "a", True)
+    # The first iteration trains for its own games; the second, beside its games, for the first's.
+    assert first["steps"] == due(first) and second["steps"] == due(first) != due(second)
+    assert t.steps_due == due(second)
+    again, lines = run(tmp_path / "b", True)  # the threads change nothing: the same run again
+    assert lines == [{**x, **{k: v for k, v in y.items() if "seconds" in k}} for x, y in zip([first, second], lines)]
+    assert all(np.array_equal(t.params[k], again.params[k]) for k in t.params)
+    resumed = Trainer("duo", tmp_path / "a", TrainConfig(), quiet=True)
+    assert resumed.steps_due == due(second) and resumed.config.overlap
+
+    t, (first, second) = run(tmp_path / "c", False)
+    assert first["steps"] == due(first) and second["steps"] == due(second) and t.steps_due == 0
 
 
 def test_augmented_samples_keep_the_visits_on_the_transformed_legal_moves(tmp_path: Path) -> None:

@@ -41,6 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--learning-rate", type=float, help="Adam's step size (default 0.003)")
     parser.add_argument("--filters", type=int, help="channels of the network (new runs; default 32)")
     parser.add_argument("--blocks", type=int, help="residual blocks of the network (new runs; default 1)")
+    parser.add_argument(
+        "--sequential",
+        action="store_true",
+        help="train after each iteration's games, not on a thread beside them (new runs)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar or lines")
     args = parser.parse_args(argv)
     if not 0 < args.minutes <= 10**6:
@@ -59,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
             _arguments.in_range(value, f"--{key}", 1, 100_000)
         if args.reuse is not None:
             changes["reuse"] = _arguments.number(args.reuse, "--reuse", 0, 1000)
+        if args.sequential:
+            changes["overlap"] = False
         if args.learning_rate is not None:
             changes["learning_rate"] = _arguments.number(args.learning_rate, "--learning-rate", 0, 1)
         network = NetConfig(

@@ -7,6 +7,14 @@ gradient steps that each new position is drawn about ``reuse`` times (each time 
 symmetry of the board), scores the search against :class:`~blokus.bots.GreedyBot`, writes the
 checkpoint and appends one line to ``metrics.jsonl``.
 
+With ``overlap`` (the default) the gradient steps run on a thread of their own while the
+iteration's games and scoring run on another, so that both cores work: neither half keeps
+two busy alone. The steps then train for the positions the previous iteration added, and the
+games and the score are those of the network as the iteration began (the one the previous
+iteration trained). An iteration with no steps due (a run's first, or the first after resuming
+a checkpoint written without ``overlap``) trains after its games, on its own positions, and
+leaves their steps due as well. Either way a run with one seed is the same run every time.
+
 >>> TrainConfig().network
 NetConfig(filters=32, blocks=1, value_hidden=64, size_prior=1.0)
 """
@@ -16,6 +24,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +86,9 @@ class TrainConfig:
     eval_games: int = 20
     eval_simulations: int = 64
     network: net.NetConfig = field(default_factory=lambda: net.NetConfig(filters=32, blocks=1))
+    #: Train on a thread of its own while the self-play games are played (see the module's
+    #: docstring); ``False``: one after the other, each iteration training for its own games.
+    overlap: bool = True
 
 
 class ReplayBuffer:
@@ -257,11 +269,14 @@ class Trainer:
         self.out, self.quiet = Path(out), quiet
         self.out.mkdir(parents=True, exist_ok=True)
         self.iterations, self.seconds, self.seed = 0, 0.0, seed
+        #: Gradient steps due for positions already in the buffer (``overlap``).
+        self.steps_due = 0
         resumed = (self.out / "network.json").is_file()
         if resumed:
             v, netconfig, params, extra = net.load(self.out)
             config = TrainConfig(**{**extra["train"], "network": netconfig})
             self.iterations, self.seconds, self.seed = extra["iteration"], extra["seconds"], extra["seed"]
+            self.steps_due = int(extra.get("steps_due", 0))
         else:
             v = variant(variant_)
         self.config = config
@@ -310,53 +325,29 @@ class Trainer:
         """
         c = self.config
         started = time.perf_counter()
-        network = CountedNetwork(self.network)
-        progress = Progress(c.games, sys.stderr, enabled=not self.quiet and sys.stderr.isatty())
         base = int(self.rng.integers(2**62))
-        searches = [
-            GuidedSearch(
-                self.encoding, network, c.simulations, base + k, c.noise, c.leaves, max_children=c.max_children
-            )
-            for k in range(c.games)
-        ]
-        played = self_play_games(
-            searches,
-            c.sample_plies,
-            [base + k for k in range(c.games)],
-            lambda _: progress.step(f"iteration {self.iterations + 1}: self-play"),
-        )
-        games = [
-            (
-                samples,
-                (1 - c.margin) * outcome(board) + c.margin * margin_value(board),
-                np.array(board.points(), np.float32),
-            )
-            for samples, board in played
-        ]
-        progress.close()
+        # The games and the score use the network as it is now, whatever the steps change.
+        params = self.params
+        network = CountedNetwork(lambda obs, masks: self.model.predict(params, obs, masks))
+        due = self.steps_due if c.overlap else 0
+        with ThreadPoolExecutor(1) as pool:
+            training = pool.submit(self._train, due)
+            games, selfplay_seconds = self._self_play(network, base)
+            if c.overlap:
+                score, eval_seconds = self._score(network.network)
+            self.params, self.opt_state, losses, train_seconds = training.result()
         new = 0
         for samples, values, points in games:
             self.buffer.add(samples, [values] * len(samples), [points] * len(samples))
             new += len(samples)
-        selfplay_seconds = time.perf_counter() - started
-
-        trained = time.perf_counter()
-        steps = max(1, round(new * c.reuse / c.batch))
-        losses = []
-        for _ in range(steps):
-            batch = self.buffer.sample(self.rng, c.batch)
-            self.params, self.opt_state, parts = self._step(self.params, self.opt_state, batch)
-            losses.append({k: float(v) for k, v in parts.items()})
-        train_seconds = time.perf_counter() - trained
-
-        score, eval_seconds = score_against_greedy(
-            self.encoding,
-            self.network,
-            c.eval_games,
-            c.eval_simulations,
-            self.seed * 7919 + self.iterations,
-            c.max_children,
-        )
+        new_steps = max(1, round(new * c.reuse / c.batch))
+        if due == 0:  # nothing trained beside the games: train for them now
+            self.params, self.opt_state, losses, train_seconds = self._train(new_steps)
+        if c.overlap:
+            self.steps_due = new_steps
+        else:
+            score, eval_seconds = self._score(self.network)
+        steps = due or new_steps
         self.iterations += 1
         seconds = time.perf_counter() - started
         self.seconds += seconds
@@ -386,6 +377,54 @@ class Trainer:
             f.write(json.dumps(line) + "\n")
         return line
 
+    def _self_play(self, network: CountedNetwork, base: int) -> tuple[list[tuple[Any, Any, Any]], float]:
+        """The iteration's self-play games, each as its samples, its value targets and its
+        points, and the seconds they took."""
+        c = self.config
+        started = time.perf_counter()
+        progress = Progress(c.games, sys.stderr, enabled=not self.quiet and sys.stderr.isatty())
+        searches = [
+            GuidedSearch(
+                self.encoding, network, c.simulations, base + k, c.noise, c.leaves, max_children=c.max_children
+            )
+            for k in range(c.games)
+        ]
+        played = self_play_games(
+            searches,
+            c.sample_plies,
+            [base + k for k in range(c.games)],
+            lambda _: progress.step(f"iteration {self.iterations + 1}: self-play"),
+        )
+        progress.close()
+        games = [
+            (
+                samples,
+                (1 - c.margin) * outcome(board) + c.margin * margin_value(board),
+                np.array(board.points(), np.float32),
+            )
+            for samples, board in played
+        ]
+        return games, time.perf_counter() - started
+
+    def _train(self, steps: int) -> tuple[Any, Any, list[dict[str, float]], float]:
+        """``steps`` gradient steps from the current network on batches of the buffer: the
+        new parameters and optimiser state, each step's losses, and the seconds they took
+        (the trainer itself is left as it was)."""
+        started = time.perf_counter()
+        params, opt_state, losses = self.params, self.opt_state, []
+        for _ in range(steps):
+            batch = self.buffer.sample(self.rng, self.config.batch)
+            params, opt_state, parts = self._step(params, opt_state, batch)
+            losses.append({k: float(v) for k, v in parts.items()})
+        return params, opt_state, losses, time.perf_counter() - started
+
+    def _score(self, network: Any) -> tuple[float, float]:
+        """The score of the search with ``network`` against the greedy bot, and its seconds."""
+        c = self.config
+        return score_against_greedy(
+            self.encoding, network, c.eval_games, c.eval_simulations, self.seed * 7919 + self.iterations, c.max_children
+        )
+
     def checkpoint(self) -> None:
         """Writes the network, the optimiser's state and the buffer into the output folder;
         a trainer made on that folder resumes from them.
@@ -397,7 +436,13 @@ class Trainer:
         ['buffer.npz', 'network.json', 'optimizer.npz', 'params.npz']
         """
         train = {k: v for k, v in asdict(self.config).items() if k != "network"}
-        extra = {"iteration": self.iterations, "seconds": self.seconds, "seed": self.seed, "train": train}
+        extra = {
+            "iteration": self.iterations,
+            "seconds": self.seconds,
+            "seed": self.seed,
+            "steps_due": self.steps_due,
+            "train": train,
+        }
         self.buffer.save(self.out / "buffer.npz")
         _save_tree(self.out / "optimizer.npz", self.opt_state)
         net.save(
