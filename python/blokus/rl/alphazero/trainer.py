@@ -409,7 +409,7 @@ class Trainer:
     def _train(self, steps: int) -> tuple[Any, Any, list[dict[str, float]], float]:
         """``steps`` gradient steps from the current network on batches of the buffer: the
         new parameters and optimiser state, each step's losses, and the seconds they took
-        (the trainer itself is left as it was)."""
+        (the trainer's own network is left as it was; its random numbers move on)."""
         started = time.perf_counter()
         params, opt_state, losses = self.params, self.opt_state, []
         for _ in range(steps):
