@@ -1,7 +1,7 @@
 """The learning curve of an AlphaZero run: the score against the greedy bot and the losses by
 minute of training, from the run's ``metrics.jsonl``, as a PNG (needs matplotlib).
 
-    python benches/plot_learning.py runs/duo/metrics.jsonl docs/images/alphazero-duo.png
+    python benches/plot_learning.py runs/duo/metrics.jsonl --out docs/images/alphazero-duo.png
 """
 
 from __future__ import annotations
