@@ -900,6 +900,11 @@ fn set_search_option(
                 Class::InvalidArgument.err(py, format!("{key} must be True or False"))
             })?
         }
+        "replies" => {
+            config.replies = value.extract::<bool>().map_err(|_| {
+                Class::InvalidArgument.err(py, format!("{key} must be True or False"))
+            })?
+        }
         "prior_weights" => {
             let w: Vec<f32> = value.extract()?;
             config.prior_weights = w.try_into().map_err(|w: Vec<f32>| {

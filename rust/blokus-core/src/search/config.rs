@@ -42,6 +42,10 @@ pub struct SearchConfig {
     pub margin_weight: f32,
     /// The most nodes the tree grows to; past it, leaves are no longer expanded.
     pub max_nodes: usize,
+    /// Flat boards: the playouts play the last good reply to the move just made where it is
+    /// legal (each colour's move that its player won with, as the reply to the move before
+    /// it, kept for the rest of the search; see `simulation::playout::replies`).
+    pub replies: bool,
 }
 
 impl Default for SearchConfig {
@@ -67,6 +71,7 @@ impl Default for SearchConfig {
             },
             margin_weight: 0.2,
             max_nodes: 4_000_000,
+            replies: false,
         }
     }
 }

@@ -33,10 +33,11 @@ use std::time::{Duration, Instant};
 
 use crate::cpu::multiversion;
 use crate::game::board::Board;
+use crate::geometry::Geometry;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::score;
-use crate::simulation::playout::Playout;
+use crate::simulation::playout::{Playout, Replies};
 use crate::simulation::selfplay::{game_seed, play_games, GameRecord};
 use crate::tables::Tables;
 use crate::variant::{Variant, MAX_COLORS};
@@ -245,6 +246,8 @@ impl Search {
                 .map(|(id, c)| (id, c as u8))
                 .collect(),
             tree: Mutex::new(std::mem::replace(&mut self.tree, Tree::new())),
+            replies: (self.config.replies && self.t.variant.geometry != Geometry::Cube)
+                .then(|| Replies::new(&self.t)),
             started: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             deadline: budget
@@ -323,6 +326,8 @@ struct Context<'a> {
     /// The moves that led to the root, with their colours (the playouts answer the last).
     before: Vec<(u32, u8)>,
     tree: Mutex<Tree>,
+    /// The playouts' last good replies ([`SearchConfig::replies`]).
+    replies: Option<Replies>,
     /// Simulations begun.
     started: AtomicU64,
     stop: AtomicBool,
@@ -447,8 +452,20 @@ impl<'a> Worker<'a> {
             let moves = self.moves_with_priors(last);
             self.expand(path.leaf, &moves);
         }
-        let points = self.game.finish(&mut self.rng, &mut self.played_out);
+        let points = match &self.c.replies {
+            Some(replies) => {
+                let last = path.moves.last().copied().or(self.c.last);
+                self.game
+                    .finish_replying(&mut self.rng, &mut self.played_out, replies, last)
+            }
+            None => self.game.finish(&mut self.rng, &mut self.played_out),
+        };
         let values = values(&self.c.t.variant, &points, self.c.config.margin_weight);
+        if let Some(replies) = &self.c.replies {
+            let moves = path.moves.iter().copied().zip(path.colors.iter().copied());
+            let moves = moves.chain(self.played_out.iter().copied());
+            replies.learn(self.c.t, self.c.root, self.c.last, moves, &values);
+        }
         self.back_up(&path, &values);
     }
 

@@ -41,6 +41,43 @@ fn the_search_chooses_legal_moves_on_every_board() {
     }
 }
 
+/// A game with a search whose playouts play the last good replies choosing every move in
+/// `sims` simulations on `threads` threads; its moves.
+fn replying_game(t: &Arc<Tables>, seed: u64, sims: u64, threads: usize) -> Vec<u32> {
+    let config = SearchConfig {
+        seed,
+        threads,
+        replies: true,
+        ..SearchConfig::for_variant(&t.variant)
+    };
+    let mut search = Search::new(Arc::clone(t), config);
+    let mut board = Board::new(Arc::clone(t));
+    while !board.position().is_game_over() {
+        search.set_board(&board);
+        let a = search.run(Budget::simulations(sims), &mut || true);
+        assert_eq!(a.simulations, sims);
+        let best = a.moves[0].id;
+        board
+            .play(best)
+            .unwrap_or_else(|e| panic!("the search chose {best}: {e}"));
+    }
+    board.moves().collect()
+}
+
+#[test]
+fn searches_whose_playouts_reply_play_by_the_rules_and_the_seed() {
+    // On every board (Blokus 3D plays on without replies), on one thread and on two that
+    // share the replies; one thread and one seed search the same way, and the replies
+    // change the search.
+    for (id, t) in odd_variants() {
+        assert!(!replying_game(&t, 1, 24, 1).is_empty(), "{id}");
+        assert!(!replying_game(&t, 1, 24, 2).is_empty(), "{id}");
+    }
+    let t = tables("duo").unwrap();
+    assert_eq!(replying_game(&t, 5, 200, 1), replying_game(&t, 5, 200, 1));
+    assert_ne!(replying_game(&t, 5, 200, 1), searched_game(&t, 5, 200));
+}
+
 #[test]
 fn each_board_gets_its_tuning() {
     let of = |id: &str| SearchConfig::for_variant(&tables(id).unwrap().variant);

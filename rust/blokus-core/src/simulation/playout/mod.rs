@@ -21,12 +21,14 @@ use crate::tables::Tables;
 use crate::variant::MAX_COLORS;
 
 mod policy;
+mod replies;
 #[cfg(test)]
 mod tests;
 
 pub use policy::PlayoutPolicy;
 pub(crate) use policy::SizeBias;
 use policy::RECENT;
+pub(crate) use replies::Replies;
 
 /// A corner-rule game played forward only, as fast as possible. For every colour and every
 /// attach cell it can still use, a cache holds slots (in the cell's corner-directed layout,
@@ -749,6 +751,18 @@ impl<'t> Playout<'t> {
         finish(self, rng, moves)
     }
 
+    /// [`Playout::finish`], playing on flat boards the reply `replies` keep to the move just
+    /// made wherever it is legal (`last`: the move made last before this position).
+    pub(crate) fn finish_replying(
+        &mut self,
+        rng: &mut Rng,
+        moves: &mut Vec<(u32, u8)>,
+        replies: &Replies,
+        last: Option<u32>,
+    ) -> Vec<i32> {
+        finish_replying(self, rng, moves, replies, last)
+    }
+
     /// The colour to move, `None` at the end.
     pub(crate) fn turn(&self) -> Option<usize> {
         let c = each_game!(&self.0, e => e.common().to_move);
@@ -816,6 +830,23 @@ multiversion! {
 multiversion! {
     fn finish(game: &mut Playout<'_>, rng: &mut Rng, moves: &mut Vec<(u32, u8)>) -> Vec<i32> {
         each_game!(&mut game.0, e => e.finish(rng, moves))
+    }
+}
+
+multiversion! {
+    fn finish_replying(
+        game: &mut Playout<'_>,
+        rng: &mut Rng,
+        moves: &mut Vec<(u32, u8)>,
+        replies: &Replies,
+        last: Option<u32>,
+    ) -> Vec<i32> {
+        match &mut game.0 {
+            Game::W1(e) => e.finish_replying(rng, moves, replies, last),
+            Game::W2(e) => e.finish_replying(rng, moves, replies, last),
+            Game::W4(e) => e.finish_replying(rng, moves, replies, last),
+            Game::Plain(e) => e.finish(rng, moves),
+        }
     }
 }
 

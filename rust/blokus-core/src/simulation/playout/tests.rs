@@ -1,12 +1,14 @@
 use std::collections::HashSet;
 
 use super::policy::MOST_LOCAL;
-use super::{Engine, Game, Playout, PlayoutPolicy};
+use super::{Engine, Game, Playout, PlayoutPolicy, Replies};
 use crate::geometry::{Coord, Geometry};
+use crate::position::Position;
 use crate::reference;
 use crate::rng::Rng;
 use crate::tables;
 use crate::testing::{assert_uniform, odd_variants};
+use crate::variant::MAX_COLORS;
 
 #[test]
 fn playouts_keep_the_legal_moves_the_reference_finds() {
@@ -349,4 +351,116 @@ fn a_playout_plays_the_games_selfplay_records() {
             assert_eq!(game.plies() as usize, moves.len(), "{id}");
         }
     }
+}
+
+#[test]
+fn kept_replies_replay_a_game_and_give_way_where_they_are_illegal() {
+    // Every move of a game kept as the reply to the move before it (a tie: every player won),
+    // a playout from the position after the first move plays the same game again. A reply
+    // that is not legal (the move just made) gives way to the policy: the game goes on by
+    // the rules.
+    for (id, t) in odd_variants() {
+        if t.variant.geometry == Geometry::Cube {
+            continue;
+        }
+        let policy = crate::SearchConfig::for_variant(&t.variant).playout;
+        let mut game = Playout::with_policy(&t, policy);
+        let mut rng = Rng::new(3);
+        let mut moves = Vec::new();
+        game.finish(&mut rng, &mut moves);
+        let start = Position::start(&t);
+        let mut first = crate::Board::new(t.clone());
+        first.play(moves[0].0).unwrap();
+
+        let replies = Replies::new(&t);
+        replies.learn(&t, &start, None, moves.iter().copied(), &[0.5; MAX_COLORS]);
+        game.set_position(first.position());
+        let mut again = Vec::new();
+        let points = game.finish_replying(&mut rng, &mut again, &replies, Some(moves[0].0));
+        let once = t.variant.pieces.iter().all(|p| p.copies == 1);
+        if once {
+            // (With copies a placement may come twice, and keep one reply for both.)
+            assert_eq!(again, moves[1..], "{id}");
+        }
+
+        let illegal = Replies::new(&t);
+        let (m, c) = moves[0];
+        let next = first.position().turn().unwrap() as u8;
+        illegal.learn(
+            &t,
+            &start,
+            None,
+            [(m, c), (m, next)].into_iter(),
+            &[0.5; MAX_COLORS],
+        );
+        assert_eq!(illegal.reply(usize::from(next), m), Some(m), "{id}");
+        game.set_position(first.position());
+        let mut on = Vec::new();
+        let points_on = game.finish_replying(&mut rng, &mut on, &illegal, Some(m));
+        let mut board = first.clone();
+        for &(m, c) in &on {
+            assert_eq!(board.position().turn(), Some(usize::from(c)), "{id}");
+            board.play(m).unwrap_or_else(|e| panic!("{id}: {e}"));
+        }
+        assert!(board.position().is_game_over(), "{id}: the game ended");
+        assert_eq!(board.points(t.variant.scoring), points_on, "{id}");
+        if once {
+            let mut replayed = first.clone();
+            for &(m, _) in &again {
+                replayed.play(m).unwrap();
+            }
+            assert_eq!(replayed.points(t.variant.scoring), points, "{id}");
+        }
+    }
+}
+
+#[test]
+fn replies_keep_the_winners_moves_and_forget_the_losers() {
+    let t = tables("duo").unwrap();
+    let mut game = Playout::new(&t);
+    let mut moves = Vec::new();
+    game.finish(&mut Rng::new(8), &mut moves);
+    let start = Position::start(&t);
+    let replies = Replies::new(&t);
+    let won_by = |p: usize| {
+        let mut values = [0.0; MAX_COLORS];
+        values[p] = 1.0;
+        values
+    };
+    let kept = |replies: &Replies, c: u8| {
+        moves
+            .windows(2)
+            .filter(|w| w[1].1 == c)
+            .all(|w| replies.reply(usize::from(c), w[0].0) == Some(w[1].0))
+    };
+    let none = |replies: &Replies, c: u8| {
+        moves
+            .windows(2)
+            .filter(|w| w[1].1 == c)
+            .all(|w| replies.reply(usize::from(c), w[0].0).is_none())
+    };
+    replies.learn(&t, &start, None, moves.iter().copied(), &won_by(0));
+    assert!(kept(&replies, 0) && none(&replies, 1));
+    replies.learn(&t, &start, None, moves.iter().copied(), &won_by(1));
+    assert!(none(&replies, 0) && kept(&replies, 1));
+    // A loss forgets only the reply it played: one kept since stays.
+    let other = moves[3].0;
+    replies.learn(
+        &t,
+        &start,
+        Some(moves[0].0),
+        [(other, moves[1].1)].into_iter(),
+        &won_by(1),
+    );
+    replies.learn(
+        &t,
+        &start,
+        Some(moves[0].0),
+        [(moves[1].0, moves[1].1)].into_iter(),
+        &won_by(0),
+    );
+    assert_eq!(
+        replies.reply(usize::from(moves[1].1), moves[0].0),
+        Some(other)
+    );
 }
