@@ -20,11 +20,17 @@ fn search_of(t: &Arc<Tables>, seed: u64) -> Search {
 
 /// A game with the search choosing every move in `sims` simulations; its moves.
 fn searched_game(t: &Arc<Tables>, seed: u64, sims: u64) -> Vec<u32> {
-    let mut search = search_of(t, seed);
-    let mut board = Board::new(Arc::clone(t));
+    game_of(search_of(t, seed), sims)
+}
+
+/// A game with `search` choosing every move in `sims` simulations; its moves.
+fn game_of(mut search: Search, sims: u64) -> Vec<u32> {
+    let t = search.tables();
+    let mut board = Board::new(t);
     while !board.position().is_game_over() {
         search.set_board(&board);
         let a = search.run(Budget::simulations(sims), &mut || true);
+        assert_eq!(a.simulations, sims);
         let best = a.moves[0].id;
         board
             .play(best)
@@ -50,18 +56,7 @@ fn replying_game(t: &Arc<Tables>, seed: u64, sims: u64, threads: usize) -> Vec<u
         replies: true,
         ..SearchConfig::for_variant(&t.variant)
     };
-    let mut search = Search::new(Arc::clone(t), config);
-    let mut board = Board::new(Arc::clone(t));
-    while !board.position().is_game_over() {
-        search.set_board(&board);
-        let a = search.run(Budget::simulations(sims), &mut || true);
-        assert_eq!(a.simulations, sims);
-        let best = a.moves[0].id;
-        board
-            .play(best)
-            .unwrap_or_else(|e| panic!("the search chose {best}: {e}"));
-    }
-    board.moves().collect()
+    game_of(Search::new(Arc::clone(t), config), sims)
 }
 
 #[test]
