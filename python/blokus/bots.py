@@ -408,8 +408,9 @@ class MctsBot:
     ``prior_weights`` (one weight per move feature), ``piece_weights`` (piece name -> weight in
     the prior), ``size_bias``, ``playout_piece_weights`` and ``local`` (of the playouts: on flat
     boards, whether a move covering the cells the other players' last moves opened is preferred),
-    ``replies`` (flat boards: whether the playouts play the last good reply to the move just made,
-    learned from the search's own playouts: ``MctsBot(seconds=0.1, replies=True)``),
+    ``replies`` (flat boards, on by default: whether the playouts play the last good reply to the
+    move just made, learned from the search's own playouts; ``MctsBot(seconds=0.1, replies=False)``
+    searches without them),
     ``margin_weight`` and ``max_nodes``. Each is checked when the bot is made, within wide bounds
     (``exploration`` 0 to 100, ``size_bias`` -3 to 3, ``playout_piece_weights`` -12 to 12,
     ``margin_weight`` 0 to 1, ...; the error names the option and its bounds); the playouts'

@@ -47,13 +47,13 @@ fn the_search_chooses_legal_moves_on_every_board() {
     }
 }
 
-/// A game with a search whose playouts play the last good replies choosing every move in
-/// `sims` simulations on `threads` threads; its moves.
-fn replying_game(t: &Arc<Tables>, seed: u64, sims: u64, threads: usize) -> Vec<u32> {
+/// A game with a search whose playouts play the last good replies or not (`replies`)
+/// choosing every move in `sims` simulations on `threads` threads; its moves.
+fn replying_game(t: &Arc<Tables>, seed: u64, sims: u64, threads: usize, replies: bool) -> Vec<u32> {
     let config = SearchConfig {
         seed,
         threads,
-        replies: true,
+        replies,
         ..SearchConfig::for_variant(&t.variant)
     };
     game_of(Search::new(Arc::clone(t), config), sims)
@@ -62,15 +62,17 @@ fn replying_game(t: &Arc<Tables>, seed: u64, sims: u64, threads: usize) -> Vec<u
 #[test]
 fn searches_whose_playouts_reply_play_by_the_rules_and_the_seed() {
     // On every board (Blokus 3D plays on without replies), on one thread and on two that
-    // share the replies; one thread and one seed search the same way, and the replies
-    // change the search.
+    // share the replies; one thread and one seed search the same way, the replies change
+    // the search, and the default search replies.
     for (id, t) in odd_variants() {
-        assert!(!replying_game(&t, 1, 24, 1).is_empty(), "{id}");
-        assert!(!replying_game(&t, 1, 24, 2).is_empty(), "{id}");
+        assert!(!replying_game(&t, 1, 24, 1, true).is_empty(), "{id}");
+        assert!(!replying_game(&t, 1, 24, 2, true).is_empty(), "{id}");
     }
     let t = tables("duo").unwrap();
-    assert_eq!(replying_game(&t, 5, 200, 1), replying_game(&t, 5, 200, 1));
-    assert_ne!(replying_game(&t, 5, 200, 1), searched_game(&t, 5, 200));
+    let replying = replying_game(&t, 5, 200, 1, true);
+    assert_eq!(replying, replying_game(&t, 5, 200, 1, true));
+    assert_ne!(replying, replying_game(&t, 5, 200, 1, false));
+    assert_eq!(replying, searched_game(&t, 5, 200));
 }
 
 #[test]
@@ -85,6 +87,7 @@ fn each_board_gets_its_tuning() {
             "{id}"
         );
         assert_ne!(c.prior_weights, plain.prior_weights, "{id}: learned priors");
+        assert!(c.replies && !plain.replies, "{id}: replies");
     }
     for id in ["trigon", "trigon_2", "trigon_3"] {
         let c = of(id);
@@ -98,6 +101,7 @@ fn each_board_gets_its_tuning() {
             of("duo").prior_weights,
             "{id}: its own priors"
         );
+        assert!(c.replies, "{id}: replies");
     }
     assert_eq!(of("3d_tower"), plain);
 }
