@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::{Engine, Pick};
+use crate::bits::Bits;
 use crate::position::{Position, NO_COLOR};
 use crate::rng::Rng;
 use crate::rules::corner;
@@ -110,18 +111,14 @@ impl<'t, const W: usize> Engine<'t, W> {
         corner::points(&self.t.variant, &self.common, self.t.variant.scoring)
     }
 
-    /// Whether placement `id` is legal for the colour to move: its piece in hand, none of its
-    /// cells forbidden to the colour, one of them an attach cell.
+    /// Whether placement `id` is legal for the colour to move: its piece in hand, and its
+    /// cells within the corner rule.
     #[inline(always)]
     fn fits(&self, id: u32) -> bool {
         let c = usize::from(self.common.to_move);
         let fp = self.t.placements.footprint(id);
-        let (forbidden, attach) = (&self.corner.forbidden[c], &self.corner.attach[c]);
+        let cells = Bits::from_cells(fp.cells.iter().map(|&x| usize::from(x)));
         self.common.available[c] & (1 << fp.piece) != 0
-            && fp
-                .cells
-                .iter()
-                .all(|&x| !forbidden.contains(usize::from(x)))
-            && fp.cells.iter().any(|&x| attach.contains(usize::from(x)))
+            && corner::why_illegal(&self.common, &self.corner, c, &cells).is_none()
     }
 }
