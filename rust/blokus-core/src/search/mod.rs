@@ -369,6 +369,8 @@ struct Worker<'a> {
     /// Per colour, a bit per placement played from the point of the path being backed up on.
     played: Vec<u64>,
     words: usize,
+    /// The way down of the simulation under way (kept to reuse its vectors).
+    path: Path,
 }
 
 impl<'a> Worker<'a> {
@@ -387,6 +389,7 @@ impl<'a> Worker<'a> {
             played_out: Vec::new(),
             played: vec![0; MAX_COLORS * c.t.num_placements().div_ceil(64)],
             words: c.t.num_placements().div_ceil(64),
+            path: Path::default(),
         }
     }
 
@@ -436,15 +439,22 @@ impl<'a> Worker<'a> {
     }
 
     fn simulate(&mut self) {
-        let path = self.descend();
+        let mut path = std::mem::take(&mut self.path);
+        self.descend_into(&mut path);
+        self.simulate_from(&path);
+        self.path = path;
+    }
+
+    /// The rest of a simulation once `path` is descended.
+    fn simulate_from(&mut self, path: &Path) {
         self.played_out.clear();
         if let Some(values) = path.final_values {
-            self.back_up(&path, &values);
+            self.back_up(path, &values);
             return;
         }
-        self.reach(&path);
+        self.reach(path);
         if self.game.turn().is_none() {
-            self.back_up_final(&path);
+            self.back_up_final(path);
             return;
         }
         if path.expand {
@@ -466,7 +476,7 @@ impl<'a> Worker<'a> {
             let moves = moves.chain(self.played_out.iter().copied());
             replies.learn(self.c.t, self.c.root, self.c.last, moves, &values);
         }
-        self.back_up(&path, &values);
+        self.back_up(path, &values);
     }
 
     /// Backs up the values of the finished game the playout's position is, the leaf of
@@ -482,9 +492,20 @@ impl<'a> Worker<'a> {
 
     /// Descends from the root while nodes are expanded, marking the path as under way.
     fn descend(&self) -> Path {
+        let mut path = Path::default();
+        self.descend_into(&mut path);
+        path
+    }
+
+    /// [`Worker::descend`] into `path`, whose vectors are reused: near the end of a game,
+    /// where most simulations reach a finished game and play no playout, allocating them
+    /// anew each time is a large share of a simulation's cost.
+    fn descend_into(&self, path: &mut Path) {
         let c = self.c;
         let mut tree = c.lock();
-        let mut path = Path::default();
+        path.steps.clear();
+        path.moves.clear();
+        path.colors.clear();
         let mut node = tree.root;
         while tree.nodes[node as usize].expanded && tree.nodes[node as usize].len > 0 {
             let e = tree.select(node, &self.how);
@@ -500,7 +521,6 @@ impl<'a> Worker<'a> {
         path.expand = !n.expanded
             && n.visits + n.pending > c.config.expand_after
             && tree.nodes.len() < c.config.max_nodes;
-        path
     }
 
     /// Sets the playout to the position at the end of `path`.
