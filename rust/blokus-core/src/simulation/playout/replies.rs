@@ -9,7 +9,6 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::{Engine, Pick};
-use crate::bits::Bits;
 use crate::position::{Position, NO_COLOR};
 use crate::rng::Rng;
 use crate::rules::corner;
@@ -116,9 +115,8 @@ impl<'t, const W: usize> Engine<'t, W> {
     #[inline(always)]
     fn fits(&self, id: u32) -> bool {
         let c = usize::from(self.common.to_move);
-        let fp = self.t.placements.footprint(id);
-        let cells = Bits::from_cells(fp.cells.iter().map(|&x| usize::from(x)));
-        self.common.available[c] & (1 << fp.piece) != 0
-            && corner::why_illegal(&self.common, &self.corner, c, &cells).is_none()
+        let p = self.t.get(id);
+        self.common.available[c] & (1 << p.piece()) != 0
+            && corner::why_illegal(&self.common, &self.corner, c, p.mask()).is_none()
     }
 }
