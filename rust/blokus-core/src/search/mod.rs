@@ -580,9 +580,9 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Lists the legal moves of the playout's position in `self.legal`, in id order, so that
-    /// the priors (and ties between them) do not depend on the order the generator lists the
-    /// moves in.
+    /// Lists the legal moves of the playout's position in `self.legal`, in the generator's
+    /// order: [`Worker::keep_best`] orders them by prior and then by id, so what a node keeps
+    /// does not depend on that order.
     fn list_legal(&mut self) {
         self.legal.clear();
         let legal = &mut self.legal;
@@ -590,19 +590,11 @@ impl<'a> Worker<'a> {
             legal.push(id);
             true
         });
-        self.legal.sort_unstable();
     }
 
-    /// Keeps the best `max_children` of `self.scored`, best first (ties by id).
+    /// Keeps the best `max_children` of `self.scored` (see [`keep_best`]).
     fn keep_best(&mut self) {
-        let k = self.c.config.max_children.max(1);
-        if self.scored.len() > k {
-            self.scored
-                .select_nth_unstable_by(k - 1, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            self.scored.truncate(k);
-        }
-        self.scored
-            .sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        keep_best(&mut self.scored, self.c.config.max_children);
     }
 
     /// The legal moves of the playout's position with their priors, the best
@@ -642,6 +634,18 @@ multiversion! {
             out.push((id, logit));
         }
     }
+}
+
+/// Keeps the best `k` (at least one) of `scored`'s moves, best first: by score, and moves of one
+/// score by id. As the moves' ids differ, this is one order whatever order `scored` came in.
+fn keep_best(scored: &mut Vec<(u32, f32)>, k: usize) {
+    let k = k.max(1);
+    let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if scored.len() > k {
+        scored.select_nth_unstable_by(k - 1, order);
+        scored.truncate(k);
+    }
+    scored.sort_unstable_by(order);
 }
 
 /// The value of a finished game with `points` per colour for each player: mostly the result

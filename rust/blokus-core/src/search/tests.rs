@@ -570,3 +570,46 @@ fn move_features_are_what_they_say_on_flat_boards() {
         assert!(checked > 300, "{id}: {checked}");
     }
 }
+
+/// What a node keeps of its moves is the best by prior and then by id, whatever order the
+/// generator lists them in: scored in its order, in reverse and shuffled, the same moves come
+/// out in the same order, and they are the first of all the moves sorted.
+#[test]
+fn the_moves_a_node_keeps_do_not_depend_on_the_order_they_are_listed_in() {
+    for id in ["duo", "classic_2", "trigon_2"] {
+        let t = tables(id).unwrap();
+        let config = SearchConfig::for_variant(&t.variant);
+        let mut rng = Rng::new(11);
+        let mut board = Board::new(Arc::clone(&t));
+        let mut ties = 0;
+        while let Some(m) = board.sample_move(&mut rng) {
+            let last = board.moves().last();
+            let scorer = super::features::Scorer::new(&t, board.position(), last);
+            let mut legal = board.legal_moves();
+            let mut scored = Vec::new();
+            super::score_moves(&scorer, &legal, &config, &mut scored);
+            let mut sorted = scored.clone();
+            sorted.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            ties += sorted.windows(2).filter(|w| w[0].1 == w[1].1).count();
+            for k in [1, 16, legal.len() + 1] {
+                let kept = |legal: &[u32]| {
+                    let mut scored = Vec::new();
+                    super::score_moves(&scorer, legal, &config, &mut scored);
+                    super::keep_best(&mut scored, k);
+                    scored
+                };
+                let first = kept(&legal);
+                assert_eq!(first[..], sorted[..k.min(sorted.len())], "{id}: k {k}");
+                legal.reverse();
+                assert_eq!(kept(&legal), first, "{id}: k {k}, reversed");
+                for i in (1..legal.len()).rev() {
+                    legal.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+                assert_eq!(kept(&legal), first, "{id}: k {k}, shuffled");
+            }
+            board.play(m).unwrap();
+        }
+        // Moves of one prior are common, so the order by id is what the test checks.
+        assert!(ties > 100, "{id}: {ties} ties");
+    }
+}
