@@ -144,8 +144,14 @@ def test_a_spec_tunes_the_search() -> None:
     narrow = bots.from_spec("mcts:simulations=200,seed=1,max_children=3").analyse(board)
     assert len([m for m in wide.moves if m.visits > 0]) > 3
     assert len([m for m in narrow.moves if m.visits > 0]) == 3
+    # Progressive widening: 3 moves considered at first, and no more without widening; with
+    # it, the root's 200 simulations come to consider 2 * sqrt(200), some 28, of its 64.
+    fixed = bots.from_spec("mcts:simulations=200,seed=1,max_children=64,first_children=3,widening=0")
+    widening = bots.from_spec("mcts:simulations=200,seed=1,max_children=64,first_children=3,widening=2")
+    assert len([m for m in fixed.analyse(board).moves if m.visits > 0]) == 3
+    assert 3 < len([m for m in widening.analyse(board).moves if m.visits > 0]) <= 28
     # Options of one number, and only those (a list cannot be written in a spec).
-    assert {"exploration", "max_children", "tournament"} <= set(bots.MctsBot.spec_tuning)
+    assert {"exploration", "max_children", "first_children", "widening", "tournament"} <= set(bots.MctsBot.spec_tuning)
     assert not {"prior_weights", "piece_weights", "playout_piece_weights"} & set(bots.MctsBot.spec_tuning)
 
 

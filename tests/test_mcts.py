@@ -280,6 +280,8 @@ def test_searches_together_refuse_what_cannot_work() -> None:
         ("size_bias", 8, "size_bias must be a number from -3 to 3, not 8"),
         ("playout_piece_weights", {"I5": 20}, r"playout_piece_weights\['I5'\] must be a number from -12 to 12, not 20"),
         ("max_children", -1, "max_children must be 1 to 4294967295, not -1"),
+        ("first_children", -1, "first_children must be 0 to 4294967295, not -1"),
+        ("widening", -0.5, "widening must be a number from 0 to 1e\\+06, not -0.5"),
         ("tournament", 2.5, "tournament must be an integer, not float"),
         ("local", 1, "local must be True or False, not 1"),
         ("prior_weights", [1.0, "x"], r"prior_weights\[1\] must be a number, not str"),

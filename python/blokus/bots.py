@@ -343,6 +343,8 @@ _TUNING: dict[str, Callable[[Any, str], Any]] = {
     "rave_equivalence": _between(0, 1e9),
     "expand_after": _count(0),
     "max_children": _count(1),
+    "first_children": _count(0),
+    "widening": _between(0, 1e6),
     "prior_weights": _each(_between(-100, 100)),
     "piece_weights": _by_piece(_between(-100, 100)),
     "playout_piece_weights": _by_piece(_between(-12, 12)),
@@ -404,7 +406,12 @@ class MctsBot:
     64
 
     The rest of the options tune the search (see ``SearchConfig`` in the Rust crate):
-    ``exploration``, ``first_play_reduction``, ``rave_equivalence``, ``expand_after``, ``max_children``,
+    ``exploration``, ``first_play_reduction``, ``rave_equivalence``, ``expand_after``, ``max_children``
+    (the most moves a node keeps, those of the highest priors), ``first_children`` and ``widening``
+    (progressive widening: a node considers its best ``first_children`` kept moves at first, and its
+    best ``widening * sqrt(n)`` once ``n`` simulations have gone through it, if that is more;
+    ``first_children=0`` considers them all at once: ``MctsBot(seconds=0.1, max_children=64,
+    first_children=16, widening=1)``),
     ``prior_weights`` (one weight per move feature), ``piece_weights`` (piece name -> weight in
     the prior), ``size_bias``, ``playout_piece_weights`` and ``local`` (of the playouts: on flat
     boards, whether a move covering the cells the other players' last moves opened is preferred),

@@ -891,6 +891,8 @@ fn set_search_option(
         "rave_equivalence" => config.rave_equivalence = number()?,
         "expand_after" => config.expand_after = whole(py, key, value, u32::MAX.into())?,
         "max_children" => config.max_children = count()?,
+        "first_children" => config.first_children = count()?,
+        "widening" => config.widening = number()?,
         "size_bias" => config.playout.size_bias = number()?,
         "margin_weight" => config.margin_weight = number()?,
         "max_nodes" => config.max_nodes = count()?,

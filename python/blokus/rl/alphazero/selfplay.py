@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 Network = Callable[[Any, Any], tuple[Any, Any]]
 
 #: The search's options when a network guides it: no RAVE (the values come from the network,
-#: not from playouts).
-SEARCH_OPTIONS: dict[str, Any] = {"rave_equivalence": 0.0, "first_play_reduction": 0.1}
+#: not from playouts), and every kept move considered from a node's first simulation (no
+#: progressive widening: the network's priors do the narrowing, as they did when it was measured).
+SEARCH_OPTIONS: dict[str, Any] = {"rave_equivalence": 0.0, "first_play_reduction": 0.1, "first_children": 0}
 
 
 @dataclass

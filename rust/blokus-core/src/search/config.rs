@@ -24,12 +24,23 @@ pub struct SearchConfig {
     /// A leaf is expanded once this many simulations have reached it (0: at once).
     pub expand_after: u32,
     /// The most moves kept at a node: those of the highest priors. Fewer make a short search
-    /// spend its simulations on the likely moves, which pays where the priors are good:
-    /// [`SearchConfig::for_variant`] keeps 16 on square boards, the default 64 elsewhere.
+    /// spend its simulations on the likely moves, which pays where the priors are good; on
+    /// square boards [`SearchConfig::for_variant`] gets that by widening from 16 of the 64.
     pub max_children: usize,
+    /// Progressive widening: the moves of its [`SearchConfig::max_children`] a node considers
+    /// at first (0: all of them, from its first simulation). A node that `n` simulations have
+    /// gone through considers its best `max(first_children, widening * sqrt(n))` kept moves,
+    /// so that a short search spends its simulations on the likely moves while the root and
+    /// the nodes near it, which many simulations reach, come to try more. The priors are
+    /// normalised over the first `first_children`, so that a node is searched at first as if
+    /// it kept only those.
+    pub first_children: usize,
+    /// How fast a node considers more of its moves: see [`SearchConfig::first_children`].
+    pub widening: f32,
     /// Weights of a move's [`Features`](super::Features) (in the order of
     /// [`Features::vector`](super::Features::vector)) in its prior:
-    /// `exp(prior_weights . features + piece_weights[piece])`, normalised over the moves kept.
+    /// `exp(prior_weights . features + piece_weights[piece])`, normalised over the moves kept
+    /// (over the first [`SearchConfig::first_children`] of them, where that is set).
     pub prior_weights: [f32; NUM_FEATURES],
     /// The prior's weight of each piece (by index in the variant's set), which orders pieces
     /// of one size: see [`SearchConfig::prior_weights`].
@@ -58,6 +69,8 @@ impl Default for SearchConfig {
             rave_equivalence: 300.0,
             expand_after: 1,
             max_children: 64,
+            first_children: 0,
+            widening: 0.0,
             prior_weights: [1.193, 0.273, 0.493, -1.060, 0.480, 3.261, 0.216, 0.0, 0.0],
             piece_weights: [0.0; MAX_PIECES],
             playout: PlayoutPolicy {
@@ -148,9 +161,12 @@ const TRIANGLES: Learned = Learned {
 
 impl SearchConfig {
     /// The defaults, with what is learned of `v`'s geometry: on square and Trigon boards the
-    /// weights of the priors' features and of the standard pieces, and on square boards 16
-    /// moves kept at a node (the searches of equal time per move against Pentobi's levels
-    /// score higher with 16 than with 64 there; on Trigon's boards, lower). On Trigon's
+    /// weights of the priors' features and of the standard pieces, and on square boards
+    /// progressive widening: a node considers its best 16 moves at first and more of the 64 it
+    /// keeps as simulations go through it ([`SearchConfig::first_children`], `widening` 2). At
+    /// equal time per move against Pentobi's levels 16 moves score higher there than 64 from
+    /// the start, and widening from 16 higher again in Duo (level 6), no lower in Blokus
+    /// Two-Player (level 5), whose short searches hardly widen. On Trigon's
     /// boards a leaf is expanded only after 4 simulations, which spares scoring the many
     /// moves of nodes the search seldom comes back to (at equal time against Pentobi this
     /// scores higher there; on square boards, not). On both, the playouts play the last good
@@ -160,7 +176,8 @@ impl SearchConfig {
         let mut config = SearchConfig::default();
         let learned = match v.geometry {
             Geometry::Square => {
-                config.max_children = 16;
+                config.first_children = 16;
+                config.widening = 2.0;
                 SQUARES
             }
             Geometry::Triangle { .. } => {

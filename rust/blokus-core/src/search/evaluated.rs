@@ -140,7 +140,8 @@ impl Worker<'_> {
     }
 
     /// The legal moves of the playout's position with the evaluator's `priors` (one per
-    /// placement; the best `max_children` kept, normalised; alike if they are all zero).
+    /// placement; the best `max_children` kept, normalised as [`Worker::normalised`] says;
+    /// alike if they are all zero).
     fn moves_from(&mut self, priors: &[f32]) -> Vec<(u32, f32)> {
         self.list_legal();
         self.scored.clear();
@@ -150,8 +151,9 @@ impl Worker<'_> {
                 .push((id, if p.is_finite() { p.max(0.0) } else { 0.0 }));
         }
         self.keep_best();
-        let total: f32 = self.scored.iter().map(|m| m.1).sum();
-        let n = self.scored.len() as f32;
+        let normalised = &self.scored[..self.normalised()];
+        let total: f32 = normalised.iter().map(|m| m.1).sum();
+        let n = normalised.len() as f32;
         self.scored
             .iter()
             .map(|&(id, p)| (id, if total > 0.0 { p / total } else { 1.0 / n }))

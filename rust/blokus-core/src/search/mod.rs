@@ -385,6 +385,8 @@ impl<'a> Worker<'a> {
                 exploration: c.config.exploration,
                 first_play_reduction: c.config.first_play_reduction,
                 rave_equivalence: c.config.rave_equivalence,
+                first_children: c.config.first_children.min(u32::MAX as usize) as u32,
+                widening: c.config.widening,
             },
             played_out: Vec::new(),
             played: vec![0; MAX_COLORS * c.t.num_placements().div_ceil(64)],
@@ -597,6 +599,15 @@ impl<'a> Worker<'a> {
         keep_best(&mut self.scored, self.c.config.max_children);
     }
 
+    /// How many of the moves kept in `self.scored` (best first) a node's priors are normalised
+    /// over: those it considers at first (see [`SearchConfig::first_children`]).
+    fn normalised(&self) -> usize {
+        match self.c.config.first_children {
+            0 => self.scored.len(),
+            k => k.min(self.scored.len()),
+        }
+    }
+
     /// The legal moves of the playout's position with their priors, the best
     /// `max_children` of them.
     fn moves_with_priors(&mut self, last: Option<u32>) -> Vec<(u32, f32)> {
@@ -609,7 +620,10 @@ impl<'a> Worker<'a> {
         score_moves(&scorer, &self.legal, cfg, &mut self.scored);
         self.keep_best();
         let top = self.scored.first().map_or(0.0, |m| m.1);
-        let total: f32 = self.scored.iter().map(|m| (m.1 - top).exp()).sum();
+        let total: f32 = self.scored[..self.normalised()]
+            .iter()
+            .map(|m| (m.1 - top).exp())
+            .sum();
         self.scored
             .iter()
             .map(|&(id, logit)| (id, (logit - top).exp() / total))

@@ -82,8 +82,8 @@ fn each_board_gets_its_tuning() {
     for id in ["duo", "junior", "classic", "classic_2", "classic_3"] {
         let c = of(id);
         assert_eq!(
-            (c.max_children, c.expand_after),
-            (16, plain.expand_after),
+            (c.max_children, c.first_children, c.widening, c.expand_after),
+            (plain.max_children, 16, 2.0, plain.expand_after),
             "{id}"
         );
         assert_ne!(c.prior_weights, plain.prior_weights, "{id}: learned priors");
@@ -92,8 +92,8 @@ fn each_board_gets_its_tuning() {
     for id in ["trigon", "trigon_2", "trigon_3"] {
         let c = of(id);
         assert_eq!(
-            (c.max_children, c.expand_after),
-            (plain.max_children, 4),
+            (c.max_children, c.first_children, c.expand_after),
+            (plain.max_children, 0, 4),
             "{id}"
         );
         assert_ne!(
@@ -146,8 +146,17 @@ fn analyses_add_up() {
             (0.95..=1.05 + 0.2).contains(&total),
             "{id}: values sum to {total}"
         );
-        let priors: f32 = a.moves.iter().map(|m| m.prior).sum();
-        assert!((priors - 1.0).abs() < 1e-3, "{id}: priors sum to {priors}");
+        // The priors of the moves a node considers at first sum to 1 (all of them where it
+        // does not widen).
+        let mut priors: Vec<f32> = a.moves.iter().map(|m| m.prior).collect();
+        priors.sort_by(|a, b| b.total_cmp(a));
+        let first = match search.config().first_children {
+            0 => priors.len(),
+            k => k.min(priors.len()),
+        };
+        let total: f32 = priors[..first].iter().sum();
+        assert!((total - 1.0).abs() < 1e-3, "{id}: priors sum to {total}");
+        assert!(priors.iter().all(|&p| p > 0.0), "{id}");
     }
 }
 
@@ -612,4 +621,41 @@ fn the_moves_a_node_keeps_do_not_depend_on_the_order_they_are_listed_in() {
         // Moves of one prior are common, so the order by id is what the test checks.
         assert!(ties > 100, "{id}: {ties} ties");
     }
+}
+
+#[test]
+fn a_node_that_widens_from_k_moves_searches_at_first_as_one_that_keeps_k() {
+    // With no widening, a node that keeps 64 moves and considers its best 16 searches as
+    // one that keeps 16: the same priors for those 16, the same visits and values (the
+    // other 48 are never tried). Widening then tries more of them at the root.
+    let t = tables("duo").unwrap();
+    let mut board = Board::new(Arc::clone(&t));
+    for id in [0u64, 3, 5] {
+        let moves = board.legal_moves();
+        board.play_unchecked(moves[(id as usize * 7) % moves.len()]);
+    }
+    let search = |max_children: usize, first_children: usize, widening: f32| {
+        let config = SearchConfig {
+            seed: 3,
+            max_children,
+            first_children,
+            widening,
+            ..SearchConfig::for_variant(&t.variant)
+        };
+        let mut s = Search::new(Arc::clone(&t), config);
+        s.set_board(&board);
+        s.run(Budget::simulations(2_000), &mut || true)
+    };
+    let kept = search(16, 0, 0.0);
+    let considered = search(64, 16, 0.0);
+    assert_eq!(kept.moves.len(), 16);
+    assert_eq!(considered.moves.len(), 64);
+    assert_eq!(kept.moves[..], considered.moves[..16]);
+    assert!(considered.moves[16..].iter().all(|m| m.visits == 0));
+    assert_eq!(kept.pv, considered.pv);
+    // sqrt(2000) is about 45: with widening 1 the root comes to consider 44 moves.
+    let widened = search(64, 16, 1.0);
+    let tried = widened.moves.iter().filter(|m| m.visits > 0).count();
+    assert!(tried > 16, "the root tried {tried} moves");
+    assert!(tried <= 45, "the root tried {tried} moves");
 }

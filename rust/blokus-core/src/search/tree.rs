@@ -78,6 +78,22 @@ pub(crate) struct Selection {
     /// RAVE: the number of a move's own simulations at which its all-moves-as-first value
     /// and its own weigh the same (0: no RAVE).
     pub(crate) rave_equivalence: f32,
+    /// Progressive widening (see `SearchConfig::first_children`): the moves a node considers
+    /// at first (0: all), and how their number grows with the root of its simulations.
+    pub(crate) first_children: u32,
+    pub(crate) widening: f32,
+}
+
+impl Selection {
+    /// How many of its `len` moves (best prior first) a node that `n` simulations have gone
+    /// through considers.
+    pub(crate) fn considered(&self, len: u32, n: u32) -> u32 {
+        if self.first_children == 0 {
+            return len;
+        }
+        let wide = (self.widening * (n as f32).sqrt()) as u32;
+        self.first_children.max(wide).min(len)
+    }
 }
 
 /// The tree.
@@ -119,7 +135,8 @@ impl Tree {
         let total = (n.visits + n.pending) as f32;
         let scale = how.exploration * total.max(1.0).sqrt();
         let mut best = (f32::NEG_INFINITY, n.first);
-        for (k, e) in self.edges_of(node).iter().enumerate() {
+        let considered = how.considered(n.len, n.visits + n.pending) as usize;
+        for (k, e) in self.edges_of(node)[..considered].iter().enumerate() {
             let tried = e.visits + e.pending;
             let own = (tried > 0).then(|| e.value / tried as f32);
             let q = match (own, e.amaf_visits > 0 && how.rave_equivalence > 0.0) {
@@ -356,6 +373,8 @@ mod tests {
             exploration: 1.0,
             first_play_reduction: 0.0,
             rave_equivalence: 0.0,
+            first_children: 0,
+            widening: 0.0,
         };
         assert_eq!(t.select(0, &how), 0, "the highest prior first");
         // A move that lost 20 times gives way to the others.
@@ -366,6 +385,33 @@ mod tests {
         // Simulations under way count as losses: the next thread takes another move.
         t.edges[1].pending = 30;
         assert_eq!(t.select(0, &how), 2);
+    }
+
+    #[test]
+    fn a_widening_node_considers_more_moves_as_its_simulations_grow() {
+        let mut how = Selection {
+            exploration: 1.0,
+            first_play_reduction: 0.0,
+            rave_equivalence: 0.0,
+            first_children: 1,
+            widening: 0.5,
+        };
+        assert_eq!(how.considered(3, 0), 1);
+        assert_eq!(how.considered(3, 15), 1);
+        assert_eq!(how.considered(3, 16), 2);
+        assert_eq!(how.considered(3, 10_000), 3);
+        how.first_children = 0;
+        assert_eq!(how.considered(3, 0), 3);
+        // A node that considers one move takes it, however it did.
+        let mut t = two_level();
+        how.first_children = 1;
+        t.edges[0].visits = 9;
+        t.nodes[0].visits = 9;
+        assert_eq!(t.select(0, &how), 0);
+        // At 16 simulations it considers two, and the untried second comes first.
+        t.edges[0].visits = 16;
+        t.nodes[0].visits = 16;
+        assert_eq!(t.select(0, &how), 1);
     }
 
     #[test]
