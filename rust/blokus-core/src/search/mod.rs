@@ -602,10 +602,7 @@ impl<'a> Worker<'a> {
     /// How many of the moves kept in `self.scored` (best first) a node's priors are normalised
     /// over: those it considers at first (see [`SearchConfig::first_children`]).
     fn normalised(&self) -> usize {
-        match self.c.config.first_children {
-            0 => self.scored.len(),
-            k => k.min(self.scored.len()),
-        }
+        self.how.considered(self.scored.len() as u32, 0) as usize
     }
 
     /// The legal moves of the playout's position with their priors, the best

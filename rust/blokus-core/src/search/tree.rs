@@ -79,7 +79,7 @@ pub(crate) struct Selection {
     /// and its own weigh the same (0: no RAVE).
     pub(crate) rave_equivalence: f32,
     /// Progressive widening (see `SearchConfig::first_children`): the moves a node considers
-    /// at first (0: all), and how their number grows with the root of its simulations.
+    /// at first (0: all), and how their number grows with the square root of its simulations.
     pub(crate) first_children: u32,
     pub(crate) widening: f32,
 }
